@@ -1,0 +1,33 @@
+package io.tileseeder.job;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A seed job as a client sends it (the body of {@code POST /api/v1/jobs}): every field optional at this
+ * stage, names and enums as strings, so that {@link JobSpecValidator} can say precisely what is wrong.
+ *
+ * @param layer         the layer's name (required)
+ * @param tileMatrixSet {@code WebMercatorQuad} (default) or {@code WorldCRS84Quad}
+ * @param zoom          the zoom levels, both ends inclusive (required)
+ * @param bbox          {@code [minLon, minLat, maxLon, maxLat]} in CRS84 degrees; the whole world if absent
+ * @param format        {@code png} (default) or {@code jpeg}
+ * @param mode          {@code seed} (default), {@code reseed} or {@code truncate}
+ * @param metatile      tiles per metatile; the layer's default if absent
+ * @param refreshBefore with {@code reseed}: only tiles last written before this instant are rewritten
+ * @param priority      higher runs first among queued jobs (default 0)
+ * @param labels        free key/value pairs carried into the job's status and events
+ */
+public record JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format,
+                         String mode, Metatile metatile, Instant refreshBefore, Integer priority,
+                         Map<String, String> labels) {
+
+    /** Zoom levels {@code min..max}, inclusive. */
+    public record Zoom(Integer min, Integer max) {
+    }
+
+    /** Tiles across ({@code width}) and down ({@code height}) a metatile. */
+    public record Metatile(Integer width, Integer height) {
+    }
+}

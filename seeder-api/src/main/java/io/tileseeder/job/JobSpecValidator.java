@@ -1,0 +1,191 @@
+package io.tileseeder.job;
+
+import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrixSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Turns a {@link JobRequest} into a {@link JobSpec}, or refuses it with every field that is wrong and why,
+ * before any work is done.
+ */
+public final class JobSpecValidator {
+
+    private final LayerCatalog layers;
+    private final JobLimits limits;
+
+    public JobSpecValidator(LayerCatalog layers, JobLimits limits) {
+        this.layers = layers;
+        this.limits = limits;
+    }
+
+    /** @throws InvalidJobException naming each invalid field */
+    public JobSpec validate(JobRequest request) {
+        List<FieldError> errors = new ArrayList<>();
+        if (request == null) {
+            throw new InvalidJobException(List.of(new FieldError("body", "a job is required")));
+        }
+
+        LayerInfo layer = null;
+        if (request.layer() == null || request.layer().isBlank()) {
+            errors.add(new FieldError("layer", "is required; known layers: " + layerNames()));
+        } else {
+            layer = layers.find(request.layer()).orElse(null);
+            if (layer == null) {
+                errors.add(new FieldError("layer", "unknown layer '" + request.layer() + "'; known layers: " + layerNames()));
+            }
+        }
+
+        TileMatrixSet tms = tileMatrixSet(request.tileMatrixSet(), layer, errors);
+        TileFormat format = format(request.format(), layer, errors);
+        Mode mode = Objects.requireNonNullElse(request.mode(), "seed").isEmpty() ? null
+                : Mode.byId(Objects.requireNonNullElse(request.mode(), "seed")).orElse(null);
+        if (mode == null) {
+            errors.add(new FieldError("mode", "unknown mode '" + request.mode() + "'; one of: seed, reseed, truncate"));
+        }
+        int[] zoom = zoom(request.zoom(), layer, errors);
+        Bounds bbox = bbox(request.bbox(), errors);
+        MetatileSize metatile = metatile(request.metatile(), layer, errors);
+        Map<String, String> labels = labels(request.labels(), errors);
+        if (request.refreshBefore() != null && mode != Mode.RESEED) {
+            errors.add(new FieldError("refreshBefore", "only applies to mode reseed"));
+        }
+
+        if (!errors.isEmpty()) {
+            throw new InvalidJobException(errors);
+        }
+        JobSpec spec = new JobSpec(layer.name(), tms, zoom[0], zoom[1], bbox, format, mode, metatile,
+                request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels);
+        long tiles = spec.tileCount();
+        if (tiles > limits.maxTilesPerJob()) {
+            throw new InvalidJobException(List.of(new FieldError("zoom", "the job would have " + tiles
+                    + " tiles, more than the limit of " + limits.maxTilesPerJob()
+                    + " tiles per job; lower zoom.max, narrow the bbox or split the job")));
+        }
+        return spec;
+    }
+
+    private TileMatrixSet tileMatrixSet(String id, LayerInfo layer, List<FieldError> errors) {
+        String known = Arrays.stream(TileMatrixSet.values()).map(TileMatrixSet::id).collect(Collectors.joining(", "));
+        TileMatrixSet tms = TileMatrixSet.byId(Objects.requireNonNullElse(id, TileMatrixSet.WEB_MERCATOR_QUAD.id())).orElse(null);
+        if (tms == null) {
+            errors.add(new FieldError("tileMatrixSet", "unknown tile matrix set '" + id + "'; one of: " + known));
+        } else if (layer != null && !layer.tileMatrixSets().contains(tms)) {
+            errors.add(new FieldError("tileMatrixSet", "layer '" + layer.name() + "' is not configured for " + tms.id()));
+        }
+        return tms;
+    }
+
+    private TileFormat format(String id, LayerInfo layer, List<FieldError> errors) {
+        String known = Arrays.stream(TileFormat.values()).map(TileFormat::id).collect(Collectors.joining(", "));
+        TileFormat format = TileFormat.byId(Objects.requireNonNullElse(id, TileFormat.PNG.id())).orElse(null);
+        if (format == null) {
+            errors.add(new FieldError("format", "unknown format '" + id + "'; one of: " + known));
+        } else if (layer != null && !layer.formats().contains(format)) {
+            errors.add(new FieldError("format", "layer '" + layer.name() + "' is not configured for " + format.id()));
+        }
+        return format;
+    }
+
+    private static int[] zoom(JobRequest.Zoom zoom, LayerInfo layer, List<FieldError> errors) {
+        if (zoom == null) {
+            errors.add(new FieldError("zoom", "is required, e.g. {\"min\": 0, \"max\": 5}"));
+            return null;
+        }
+        int before = errors.size();
+        if (zoom.min() == null) {
+            errors.add(new FieldError("zoom.min", "is required"));
+        }
+        if (zoom.max() == null) {
+            errors.add(new FieldError("zoom.max", "is required"));
+        }
+        if (errors.size() > before) {
+            return null;
+        }
+        int min = layer == null ? 0 : layer.minZoom();
+        int max = layer == null ? TileMatrixSet.MAX_ZOOM : layer.maxZoom();
+        String range = layer == null ? "" : " of layer '" + layer.name() + "'";
+        if (zoom.min() < min || zoom.min() > max) {
+            errors.add(new FieldError("zoom.min", zoom.min() + " is outside the zoom range " + min + ".." + max + range));
+        }
+        if (zoom.max() < min || zoom.max() > max) {
+            errors.add(new FieldError("zoom.max", zoom.max() + " is outside the zoom range " + min + ".." + max + range));
+        }
+        if (zoom.min() > zoom.max()) {
+            errors.add(new FieldError("zoom", "min " + zoom.min() + " is greater than max " + zoom.max()));
+        }
+        return errors.size() > before ? null : new int[] {zoom.min(), zoom.max()};
+    }
+
+    private static Bounds bbox(List<Double> bbox, List<FieldError> errors) {
+        if (bbox == null) {
+            return Bounds.WORLD_CRS84;
+        }
+        if (bbox.size() != 4 || bbox.contains(null)) {
+            errors.add(new FieldError("bbox", "must be four numbers [minLon, minLat, maxLon, maxLat], got " + bbox));
+            return null;
+        }
+        double minX = bbox.get(0);
+        double minY = bbox.get(1);
+        double maxX = bbox.get(2);
+        double maxY = bbox.get(3);
+        int before = errors.size();
+        String[] names = {"bbox[0] (minLon)", "bbox[1] (minLat)", "bbox[2] (maxLon)", "bbox[3] (maxLat)"};
+        double[] values = {minX, minY, maxX, maxY};
+        for (int i = 0; i < 4; i++) {
+            double limit = i % 2 == 0 ? 180 : 90;
+            if (!(Math.abs(values[i]) <= limit)) {
+                errors.add(new FieldError(names[i], values[i] + " is outside -" + (int) limit + ".." + (int) limit));
+            }
+        }
+        if (errors.size() == before && minX > maxX) {
+            errors.add(new FieldError("bbox", "is inverted: minLon " + minX + " is greater than maxLon " + maxX));
+        }
+        if (errors.size() == before && minY > maxY) {
+            errors.add(new FieldError("bbox", "is inverted: minLat " + minY + " is greater than maxLat " + maxY));
+        }
+        return errors.size() > before ? null : new Bounds(minX, minY, maxX, maxY);
+    }
+
+    private static MetatileSize metatile(JobRequest.Metatile metatile, LayerInfo layer, List<FieldError> errors) {
+        if (metatile == null) {
+            return layer == null ? MetatileSize.DEFAULT : layer.metatile();
+        }
+        if (metatile.width() == null || metatile.height() == null) {
+            errors.add(new FieldError("metatile", "needs both width and height"));
+            return null;
+        }
+        try {
+            return new MetatileSize(metatile.width(), metatile.height());
+        } catch (IllegalArgumentException e) {
+            errors.add(new FieldError("metatile", e.getMessage()));
+            return null;
+        }
+    }
+
+    private Map<String, String> labels(Map<String, String> labels, List<FieldError> errors) {
+        if (labels == null) {
+            return Map.of();
+        }
+        if (labels.size() > limits.maxLabels()) {
+            errors.add(new FieldError("labels", labels.size() + " labels, more than the limit of " + limits.maxLabels()));
+        }
+        labels.forEach((key, value) -> {
+            if (key.isEmpty() || key.length() > JobLimits.MAX_LABEL_LENGTH
+                    || value == null || value.length() > JobLimits.MAX_LABEL_LENGTH) {
+                errors.add(new FieldError("labels." + key,
+                        "keys and values must be 1 to " + JobLimits.MAX_LABEL_LENGTH + " characters"));
+            }
+        });
+        return labels;
+    }
+
+    private String layerNames() {
+        return layers.all().stream().map(LayerInfo::name).sorted().collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,27 @@
+package io.tileseeder.message;
+
+import io.tileseeder.job.JobState;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Message from the coordinator: a job reached a final state. Sent only after the job's last tile was durably
+ * stored; a consumer may see it twice, never miss it.
+ *
+ * @param failedTasks a bounded sample of the failed tasks' reasons, keyed by task number
+ */
+public record JobEvent(int v, String jobId, JobState state, Instant time, TileCounts counts,
+                       long tasksFailed, Map<Long, String> failedTasks, String reason, Map<String, String> labels) {
+
+    public static final int VERSION = 1;
+
+    public JobEvent {
+        failedTasks = Map.copyOf(failedTasks);
+        labels = Map.copyOf(labels);
+    }
+
+    public List<String> failureSummary() {
+        return failedTasks.entrySet().stream().map(e -> "task " + e.getKey() + ": " + e.getValue()).toList();
+    }
+}

@@ -1,0 +1,21 @@
+package io.tileseeder.port;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One lock per metatile, held from "check what exists" to "all tiles stored", so a redelivered task and two
+ * overlapping jobs never render the same metatile at once. One level only: never take a second lock while
+ * holding one.
+ */
+public interface MetatileLock {
+
+    /** Waits at most {@code wait} for the lock; empty if someone else still holds it then. */
+    Optional<Lease> tryLock(String metatileKey, Duration wait) throws InterruptedException;
+
+    /** A held lock; closing it releases it. */
+    interface Lease extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

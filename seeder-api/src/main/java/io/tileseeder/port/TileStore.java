@@ -1,0 +1,35 @@
+package io.tileseeder.port;
+
+import io.tileseeder.grid.TileMatrixSet;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * Where tiles go. Every implementation keeps the same promise: when {@link #write} returns, every tile given
+ * to it is durably stored, and no reader ever sees a half-written tile.
+ */
+public interface TileStore {
+
+    /** When the tile was last written, or empty if there is no such tile. */
+    Optional<Instant> lastModified(TileKey key) throws IOException;
+
+    /** The tile's bytes, or empty if there is no such tile. */
+    Optional<byte[]> read(TileKey key) throws IOException;
+
+    /** Stores the tiles, replacing any already there; returns once all of them are durable. */
+    void write(Collection<EncodedTile> tiles) throws IOException;
+
+    /** Deletes the tiles; returns how many of them existed. */
+    long delete(Collection<TileKey> keys) throws IOException;
+
+    /**
+     * Stores a document beside a layer's tiles, at {@code {layer}/{tileMatrixSet}/{name}} (e.g. TileJSON).
+     */
+    void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content, String contentType)
+            throws IOException;
+
+    /** Where tiles go, for people: a folder or a URL. */
+    String describe();
+}

@@ -126,7 +126,7 @@ public final class JobSpecValidator {
         if (bbox == null) {
             return Bounds.WORLD_CRS84;
         }
-        if (bbox.size() != 4 || bbox.contains(null)) {
+        if (bbox.size() != 4 || bbox.stream().anyMatch(Objects::isNull)) {
             errors.add(new FieldError("bbox", "must be four numbers [minLon, minLat, maxLon, maxLat], got " + bbox));
             return null;
         }
@@ -135,18 +135,22 @@ public final class JobSpecValidator {
         double maxX = bbox.get(2);
         double maxY = bbox.get(3);
         int before = errors.size();
-        String[] names = {"bbox[0] (minLon)", "bbox[1] (minLat)", "bbox[2] (maxLon)", "bbox[3] (maxLat)"};
+        String[] names = {"minLon", "minLat", "maxLon", "maxLat"};
         double[] values = {minX, minY, maxX, maxY};
         for (int i = 0; i < 4; i++) {
             double limit = i % 2 == 0 ? 180 : 90;
             if (!(Math.abs(values[i]) <= limit)) {
-                errors.add(new FieldError(names[i], values[i] + " is outside -" + (int) limit + ".." + (int) limit));
+                errors.add(new FieldError("bbox[" + i + "]", names[i] + " " + values[i] + " is outside -"
+                        + (int) limit + ".." + (int) limit));
             }
         }
-        if (errors.size() == before && minX > maxX) {
+        if (errors.size() > before) {
+            return null;
+        }
+        if (minX > maxX) {
             errors.add(new FieldError("bbox", "is inverted: minLon " + minX + " is greater than maxLon " + maxX));
         }
-        if (errors.size() == before && minY > maxY) {
+        if (minY > maxY) {
             errors.add(new FieldError("bbox", "is inverted: minLat " + minY + " is greater than maxLat " + maxY));
         }
         return errors.size() > before ? null : new Bounds(minX, minY, maxX, maxY);

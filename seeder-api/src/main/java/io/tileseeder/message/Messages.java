@@ -3,6 +3,7 @@ package io.tileseeder.message;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -15,7 +16,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.function.Function;
 import java.util.Optional;
-import java.util.function.ToIntFunction;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
@@ -57,29 +57,29 @@ public final class Messages {
     }
 
     public static MetatileTask task(byte[] json) {
-        return read(json, MetatileTask.class, MetatileTask::v, MetatileTask.VERSION);
+        return read(json, MetatileTask.class, MetatileTask.VERSION);
     }
 
     public static TaskResult result(byte[] json) {
-        return read(json, TaskResult.class, TaskResult::v, TaskResult.VERSION);
+        return read(json, TaskResult.class, TaskResult.VERSION);
     }
 
     public static JobEvent event(byte[] json) {
-        return read(json, JobEvent.class, JobEvent::v, JobEvent.VERSION);
+        return read(json, JobEvent.class, JobEvent.VERSION);
     }
 
-    private static <T> T read(byte[] json, Class<T> type, ToIntFunction<T> version, int known) {
-        T message;
+    private static <T> T read(byte[] json, Class<T> type, int known) {
         try {
-            message = MAPPER.readValue(json, type);
+            JsonNode tree = MAPPER.readTree(json);
+            JsonNode v = tree == null ? null : tree.get("v");
+            if (v == null || !v.canConvertToInt() || v.asInt() != known) {
+                throw new IllegalArgumentException(type.getSimpleName() + " has schema version "
+                        + (v == null ? "(none)" : v.toString()) + "; this build reads version " + known);
+            }
+            return MAPPER.treeToValue(tree, type);
         } catch (IOException e) {
             throw new UncheckedIOException("not a valid " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
-        if (version.applyAsInt(message) != known) {
-            throw new IllegalArgumentException(type.getSimpleName() + " has schema version "
-                    + version.applyAsInt(message) + "; this build reads version " + known);
-        }
-        return message;
     }
 
     private static <E extends Enum<E>> void idCodec(SimpleModule module, Class<E> type, Function<E, String> id,

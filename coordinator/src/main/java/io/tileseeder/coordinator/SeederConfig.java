@@ -1,0 +1,80 @@
+package io.tileseeder.coordinator;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The coordinator's settings, {@code seeder.*} in application.properties or {@code SEEDER_*} environment
+ * variables (e.g. {@code SEEDER_STORE_PATH}).
+ */
+@ConfigMapping(prefix = "seeder")
+public interface SeederConfig {
+
+    Store store();
+
+    Layers layers();
+
+    Workers workers();
+
+    Limits limits();
+
+    interface Store {
+        /** Folder the embedded mode writes tiles to. */
+        @WithDefault("tiles")
+        String path();
+
+        /** Tile writes in flight at once; default max(8, 4 × cores). */
+        OptionalInt ioThreads();
+    }
+
+    interface Layers {
+        /** The layer configuration file (YAML); the bundled {@code world} layer if unset. */
+        Optional<String> file();
+    }
+
+    interface Workers {
+        /** Metatiles rendered at once; default 2 × cores. */
+        OptionalInt threads();
+
+        /** Deliveries of a failing task before it is recorded FAILED. */
+        @WithDefault("3")
+        int maxDeliveries();
+
+        /** How long a worker waits for a metatile's lock before putting the task back. */
+        @WithDefault("10s")
+        Duration lockWait();
+
+        /** Metatile tasks the planner may queue ahead of the workers. */
+        @WithDefault("1024")
+        int queueCapacity();
+    }
+
+    interface Limits {
+        /** The most tiles one job may cover; a larger job is refused with its count. */
+        @WithDefault("100000000")
+        long maxTilesPerJob();
+
+        /** Jobs planned or running at once; more are refused with 429. */
+        @WithDefault("4")
+        int maxRunningJobs();
+
+        /** Labels per job. */
+        @WithDefault("32")
+        int maxLabels();
+
+        /** Clients waiting in {@code /wait} at once; more are refused with 429. */
+        @WithDefault("256")
+        int maxWaiters();
+
+        /** The longest {@code timeout} a {@code /wait} call may ask for. */
+        @WithDefault("15m")
+        Duration maxWait();
+
+        /** Finished jobs remembered for status queries. */
+        @WithDefault("1000")
+        int retainJobs();
+    }
+}

@@ -1,0 +1,27 @@
+package io.tileseeder.coordinator.api;
+
+import io.tileseeder.coordinator.Engines;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/** The layers this deployment can seed. */
+@Path("/api/v1/layers")
+@Produces(MediaType.APPLICATION_JSON)
+public class LayersResource {
+
+    private final Engines engines;
+
+    public LayersResource(Engines engines) {
+        this.engines = engines;
+    }
+
+    @GET
+    @Operation(summary = "List the configured layers")
+    public List<LayerView> list() {
+        return engines.engine().layers().all().stream().map(LayerView::of).toList();
+    }
+}

@@ -1,0 +1,88 @@
+package io.tileseeder.coordinator.embedded;
+
+import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.JobSpecValidator;
+import io.tileseeder.worker.layer.LayerCatalogConfig;
+import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.store.FileTileStore;
+import io.tileseeder.worker.task.LayerResources;
+import io.tileseeder.worker.task.MetatileProcessor;
+import io.tileseeder.worker.task.StageTimes;
+import io.tileseeder.worker.task.TaskWorkers;
+import java.time.Clock;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Coordinator and worker engine in one JVM with the embedded adapters: an in-memory bounded queue,
+ * in-process metatile locks, in-memory job records and tiles on the local filesystem. Same planner, same
+ * pipeline, same API as the distributed mode.
+ */
+public final class EmbeddedEngine implements AutoCloseable {
+
+    private final EngineSettings settings;
+    private final LayerCatalogConfig catalog;
+    private final ThreadPoolExecutor io;
+    private final FileTileStore store;
+    private final StageTimes times = new StageTimes();
+    private final JobService jobs;
+    private final TaskWorkers workers;
+
+    private EmbeddedEngine(EngineSettings settings) {
+        this.settings = settings;
+        this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
+        AtomicInteger n = new AtomicInteger();
+        // Each worker thread waits for its own metatile's writes, so at most workerThreads × tiles-per-metatile
+        // writes are ever queued: the bound below is never the limit, only the guarantee.
+        this.io = new ThreadPoolExecutor(settings.ioThreads(), settings.ioThreads(), 1, TimeUnit.MINUTES,
+                new ArrayBlockingQueue<>(settings.workerThreads() * 256), r -> {
+                    Thread thread = new Thread(r, "seeder-store-" + n.getAndIncrement());
+                    thread.setDaemon(true);
+                    return thread;
+                }, new ThreadPoolExecutor.CallerRunsPolicy());
+        this.io.allowCoreThreadTimeOut(true);
+        this.store = new FileTileStore(settings.storeRoot(), io);
+        InMemoryTaskQueue queue = new InMemoryTaskQueue(settings.queueCapacity(), settings.workerThreads());
+        this.jobs = new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
+                new InMemoryJobStore(Clock.systemUTC(), settings.retainJobs()), queue, store, Clock.systemUTC(),
+                settings.maxRunningJobs(), settings.maxWaiters());
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog), store,
+                new LocalMetatileLock(), settings.lockWait(), times);
+        this.workers = new TaskWorkers(queue, processor, jobs, jobs::isCancelled, settings.workerThreads(),
+                settings.maxDeliveries());
+    }
+
+    /** Reads the layers and starts the worker threads. */
+    public static EmbeddedEngine start(EngineSettings settings) {
+        return new EmbeddedEngine(settings);
+    }
+
+    public EngineSettings settings() {
+        return settings;
+    }
+
+    public LayerCatalogConfig layers() {
+        return catalog;
+    }
+
+    public FileTileStore store() {
+        return store;
+    }
+
+    public JobService jobs() {
+        return jobs;
+    }
+
+    public StageTimes times() {
+        return times;
+    }
+
+    @Override
+    public void close() {
+        jobs.close();
+        workers.close();
+        io.shutdown();
+    }
+}

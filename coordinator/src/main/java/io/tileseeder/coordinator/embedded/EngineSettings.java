@@ -1,0 +1,57 @@
+package io.tileseeder.coordinator.embedded;
+
+import io.tileseeder.job.JobLimits;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Everything the embedded engine is sized by. {@link #defaults(Path)} sizes it to the machine.
+ *
+ * @param layersFile      the layer configuration; the bundled {@code world} catalogue if empty
+ * @param workerThreads   metatiles rendered and encoded at once (default 2 × cores: map rendering peaks
+ *                        between 2× and 4× cores)
+ * @param ioThreads       tile writes in flight at once (I/O-bound, so more than the cores)
+ * @param queueCapacity   metatile tasks the planner may get ahead of the workers
+ * @param maxDeliveries   deliveries of a failing task before it is recorded FAILED
+ * @param lockWait        how long a worker waits for a metatile lock before releasing the task
+ * @param maxRunningJobs  jobs planned or running at once; more are refused
+ * @param maxWaiters      clients blocked in the wait long-poll at once; more are refused
+ * @param retainJobs      finished jobs remembered for status queries
+ */
+public record EngineSettings(Path storeRoot, Optional<Path> layersFile, int workerThreads, int ioThreads,
+                             int queueCapacity, int maxDeliveries, Duration lockWait, JobLimits limits,
+                             int maxRunningJobs, int maxWaiters, int retainJobs) {
+
+    public EngineSettings {
+        positive("workerThreads", workerThreads);
+        positive("ioThreads", ioThreads);
+        positive("queueCapacity", queueCapacity);
+        positive("maxDeliveries", maxDeliveries);
+        positive("maxRunningJobs", maxRunningJobs);
+        positive("maxWaiters", maxWaiters);
+        positive("retainJobs", retainJobs);
+    }
+
+    public static EngineSettings defaults(Path storeRoot) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new EngineSettings(storeRoot, Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 3,
+                Duration.ofSeconds(10), new JobLimits(100_000_000L, 32), 4, 256, 1000);
+    }
+
+    public EngineSettings withWorkerThreads(int threads) {
+        return new EngineSettings(storeRoot, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
+                limits, maxRunningJobs, maxWaiters, retainJobs);
+    }
+
+    public EngineSettings withLayersFile(Optional<Path> file) {
+        return new EngineSettings(storeRoot, file, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
+                limits, maxRunningJobs, maxWaiters, retainJobs);
+    }
+
+    private static void positive(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, got " + value);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.tileseeder.worker.task;
+
+import io.tileseeder.grid.TileCoord;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Mode;
+import io.tileseeder.message.MetatileTask;
+import io.tileseeder.message.TileCounts;
+import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.MetatileLock;
+import io.tileseeder.port.TileKey;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.encode.TileEncoder;
+import io.tileseeder.worker.layer.EmptyTilePolicy;
+import io.tileseeder.worker.layer.LayerConfig;
+import io.tileseeder.worker.render.MetatileImage;
+import io.tileseeder.worker.render.TileContent;
+import io.tileseeder.worker.render.TileView;
+import io.tileseeder.worker.render.VectorRenderer;
+import io.tileseeder.worker.task.StageTimes.Stage;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Does one metatile task: lock → check what exists → render → cut → classify → encode → store. Returns only
+ * after every tile it wrote is durable in the store.
+ *
+ * <p>Tiles of one colour (inside a country, or fully transparent under the {@code store} policy) are encoded
+ * once per colour and format, and the bytes reused.
+ */
+public final class MetatileProcessor {
+
+    /** Canonical images kept at most; a map with more colours than this encodes the rest each time. */
+    private static final int MAX_CANONICAL = 1024;
+
+    private final LayerResources layers;
+    private final TileStore store;
+    private final MetatileLock locks;
+    private final Duration lockWait;
+    private final StageTimes times;
+    private final Map<String, byte[]> canonical = new ConcurrentHashMap<>();
+
+    public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
+                             StageTimes times) {
+        this.layers = layers;
+        this.store = store;
+        this.locks = locks;
+        this.lockWait = lockWait;
+        this.times = times;
+    }
+
+    /**
+     * Processes the task; empty if its metatile is locked by someone else past the lock wait (try later).
+     *
+     * @throws IOException if data cannot be read or the store fails; nothing half-written is left
+     */
+    public Optional<TileCounts> process(MetatileTask task) throws IOException, InterruptedException {
+        LayerConfig layer = layers.layer(task.layer());
+        long start = System.nanoTime();
+        Optional<MetatileLock.Lease> lease = locks.tryLock(task.metatileKey(), lockWait);
+        times.add(Stage.LOCK, System.nanoTime() - start);
+        if (lease.isEmpty()) {
+            return Optional.empty();
+        }
+        try (MetatileLock.Lease held = lease.get()) {
+            return Optional.of(task.mode() == Mode.TRUNCATE ? truncate(task) : render(task, layer));
+        }
+    }
+
+    private TileCounts truncate(MetatileTask task) throws IOException {
+        long start = System.nanoTime();
+        List<TileKey> keys = new ArrayList<>();
+        for (TileCoord tile : task.tiles()) {
+            keys.add(key(task, tile));
+        }
+        long deleted = store.delete(keys);
+        times.add(Stage.STORE, System.nanoTime() - start);
+        return new TileCounts(0, 0, keys.size() - deleted, deleted, 0, 0);
+    }
+
+    private TileCounts render(MetatileTask task, LayerConfig layer) throws IOException {
+        long start = System.nanoTime();
+        List<TileCoord> todo = new ArrayList<>();
+        long skipped = 0;
+        for (TileCoord tile : task.tiles()) {
+            if (upToDate(task, key(task, tile))) {
+                skipped++;
+            } else {
+                todo.add(tile);
+            }
+        }
+        long checked = System.nanoTime();
+        times.add(Stage.CHECK, checked - start);
+        if (todo.isEmpty()) {
+            return new TileCounts(0, 0, skipped, 0, 0, 0);
+        }
+
+        Optional<MetatileImage> image = VectorRenderer.render(layers.source(layer), task.metatile(),
+                layer.gutter(), layer.style());
+        long rendered = System.nanoTime();
+        times.add(Stage.RENDER, rendered - checked);
+
+        TileEncoder encoder = layers.encoder(layer, task.format());
+        List<EncodedTile> out = new ArrayList<>(todo.size());
+        long empty = 0;
+        long bytes = 0;
+        for (TileCoord tile : todo) {
+            TileView view = image.map(metatile -> metatile.tile(tile)).orElse(null);
+            TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
+            byte[] data;
+            if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
+                empty++;
+                continue;
+            } else if (content.isEmpty() || content.isUniform()) {
+                data = canonical(encoder, layer, content.uniformArgb());
+            } else {
+                data = encoder.encode(view);
+            }
+            out.add(new EncodedTile(key(task, tile), data));
+            bytes += data.length;
+        }
+        long encoded = System.nanoTime();
+        times.add(Stage.ENCODE, encoded - rendered);
+
+        if (!out.isEmpty()) {
+            store.write(out);
+        }
+        times.add(Stage.STORE, System.nanoTime() - encoded);
+        return new TileCounts(out.size(), empty, skipped, 0, 0, bytes);
+    }
+
+    /** Whether the tile may be left as it is: it exists (seed), or was written after refreshBefore (reseed). */
+    private boolean upToDate(MetatileTask task, TileKey key) throws IOException {
+        if (task.mode() == Mode.SEED) {
+            return store.lastModified(key).isPresent();
+        }
+        Instant refreshBefore = task.refreshBefore();
+        return refreshBefore != null && store.lastModified(key).map(t -> !t.isBefore(refreshBefore)).orElse(false);
+    }
+
+    private byte[] canonical(TileEncoder encoder, LayerConfig layer, int argb) {
+        String key = layer.name() + "/" + encoder.extension() + "/" + Integer.toHexString(argb);
+        byte[] data = canonical.get(key);
+        if (data == null) {
+            data = encoder.encode(uniform(argb));
+            if (canonical.size() < MAX_CANONICAL) {
+                canonical.put(key, data);
+            }
+        }
+        return data;
+    }
+
+    private static TileView uniform(int argb) {
+        int[] pixels = new int[TileMatrixSet.TILE_SIZE * TileMatrixSet.TILE_SIZE];
+        Arrays.fill(pixels, argb);
+        return new TileView(pixels, 0, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE);
+    }
+
+    private static TileKey key(MetatileTask task, TileCoord tile) {
+        return new TileKey(task.layer(), task.tileMatrixSet(), tile, task.format());
+    }
+}

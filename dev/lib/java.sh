@@ -25,6 +25,10 @@ find_jdk() {
     if [ -n "$major" ] && [ "$major" -ge "$min" ]; then
       export JAVA_HOME="$candidate"
       export PATH="$JAVA_HOME/bin:$PATH"
+      if [ "$major" -ge 24 ]; then
+        # Maven's bundled Guice uses sun.misc.Unsafe; JDK 24+ warns about it on every build unless allowed.
+        export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+      fi
       return 0
     fi
   done

@@ -39,6 +39,11 @@ public record EngineSettings(Path storeRoot, Optional<Path> layersFile, int work
                 Duration.ofSeconds(10), new JobLimits(100_000_000L, 32), 4, 256, 1000);
     }
 
+    public EngineSettings withStoreRoot(Path root) {
+        return new EngineSettings(root, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
+                limits, maxRunningJobs, maxWaiters, retainJobs);
+    }
+
     public EngineSettings withWorkerThreads(int threads) {
         return new EngineSettings(storeRoot, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
                 limits, maxRunningJobs, maxWaiters, retainJobs);

@@ -1,0 +1,40 @@
+package io.tileseeder.coordinator.cli;
+
+import io.tileseeder.coordinator.embedded.EngineSettings;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** Options shared by the commands that run the embedded engine. */
+final class EngineOptions {
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "tiles",
+            description = "Folder tiles are written to, as DIR/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext} (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--layers", paramLabel = "FILE",
+            description = "Layer configuration (YAML); default: the bundled 'world' layer.")
+    Path layers;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Metatiles rendered at once (default: 2 x cores = ${sys:seeder.defaultThreads}).")
+    Integer threads;
+
+    static {
+        System.setProperty("seeder.defaultThreads", String.valueOf(2 * Runtime.getRuntime().availableProcessors()));
+    }
+
+    EngineSettings apply(EngineSettings base) {
+        EngineSettings settings = base.withStoreRoot(out);
+        if (layers != null) {
+            settings = settings.withLayersFile(Optional.of(layers));
+        }
+        if (threads != null) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("--threads must be at least 1, got " + threads);
+            }
+            settings = settings.withWorkerThreads(threads);
+        }
+        return settings;
+    }
+}

@@ -1,0 +1,132 @@
+package io.tileseeder.coordinator.cli;
+
+import io.tileseeder.coordinator.Engines;
+import io.tileseeder.coordinator.api.JobView;
+import io.tileseeder.coordinator.embedded.EmbeddedEngine;
+import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.worker.layer.LayerConfigException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code seeder seed}: seeds a layer on this machine with the embedded engine, with a live progress line. */
+@Command(name = "seed", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
+        description = {"Seeds the tiles of a layer into a folder, on this machine, with no servers.",
+                "Exit status: 0 succeeded, 1 bad usage or request, 2 failed, 3 cancelled."})
+final class SeedCommand implements Callable<Integer> {
+
+    private static final Duration REFRESH = Duration.ofMillis(250);
+    private static final Duration LOG_EVERY = Duration.ofSeconds(10);
+
+    private final Engines engines;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    EngineOptions engine;
+
+    @Option(names = "--layer", required = true, description = "The layer to seed (see the layer configuration).")
+    String layer;
+
+    @Option(names = "--zoom", required = true, paramLabel = "MIN-MAX", description = "Zoom levels, e.g. 0-5, or 7 for one level.")
+    String zoom;
+
+    @Option(names = "--bbox", paramLabel = "W,S,E,N", description = "Area in longitude/latitude degrees (default: the world).")
+    String bbox;
+
+    @Option(names = "--tile-matrix-set", paramLabel = "ID", defaultValue = "WebMercatorQuad",
+            description = "WebMercatorQuad or WorldCRS84Quad (default: ${DEFAULT-VALUE}).")
+    String tileMatrixSet;
+
+    @Option(names = "--format", defaultValue = "png", description = "png or jpeg (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--mode", defaultValue = "seed",
+            description = "seed (only missing tiles), reseed (all tiles) or truncate (delete); default: ${DEFAULT-VALUE}.")
+    String mode;
+
+    @Option(names = "--metatile", paramLabel = "WxH", description = "Tiles per metatile, e.g. 4x4 (default: the layer's).")
+    String metatile;
+
+    @Option(names = "--refresh-before", paramLabel = "INSTANT",
+            description = "With reseed: rewrite only tiles older than this ISO-8601 instant.")
+    Instant refreshBefore;
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label carried by the job; repeatable.")
+    Map<String, String> labels = new LinkedHashMap<>();
+
+    SeedCommand(Engines engines) {
+        this.engines = engines;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        JobRequest request = new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom),
+                bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
+                metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, 0, labels);
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        EmbeddedEngine running;
+        try {
+            running = engines.start(engine.apply(engines.settings()));
+        } catch (LayerConfigException | IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        JobService jobs = running.jobs();
+        JobStatus job;
+        try {
+            job = jobs.submit(request, null);
+        } catch (InvalidJobException e) {
+            err.println("error: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        JobStatus done = follow(jobs, job.id(), err);
+        Summary.print(out, done, running.store().describe());
+        if (done.reason() != null) {
+            err.println("error: job " + done.state() + ": " + done.reason());
+        }
+        return ExitCodes.of(done.state());
+    }
+
+    private JobStatus follow(JobService jobs, String id, PrintWriter err) throws InterruptedException {
+        boolean terminal = System.console() != null;
+        Instant lastLog = Instant.now();
+        while (true) {
+            JobStatus status;
+            try {
+                status = jobs.awaitFinal(id, REFRESH).orElseThrow().get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("cannot follow job " + id, e.getCause());
+            }
+            if (terminal) {
+                err.print("\r" + Summary.progressLine(JobView.of(status, Instant.now())) + "\u001b[K");
+                err.flush();
+            } else if (Duration.between(lastLog, Instant.now()).compareTo(LOG_EVERY) >= 0) {
+                err.println(Summary.progressLine(JobView.of(status, Instant.now())));
+                err.flush();
+                lastLog = Instant.now();
+            }
+            if (status.state().isFinal()) {
+                if (terminal) {
+                    err.println();
+                }
+                return status;
+            }
+        }
+    }
+
+}

@@ -1,0 +1,48 @@
+package io.tileseeder.coordinator.cli;
+
+import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import io.tileseeder.coordinator.Engines;
+import picocli.CommandLine;
+
+/** The {@code seeder} command line: the application's entry point. */
+@QuarkusMain
+public class SeederMain implements QuarkusApplication {
+
+    private final Engines engines;
+
+    public SeederMain(Engines engines) {
+        this.engines = engines;
+    }
+
+    @Override
+    public int run(String... args) {
+        return commandLine(engines).execute(args);
+    }
+
+    static CommandLine commandLine(Engines engines) {
+        CommandLine cli = new CommandLine(new SeederCommand());
+        cli.addSubcommand(new SeedCommand(engines));
+        cli.addSubcommand(new ServeCommand(engines));
+        cli.addSubcommand(new BenchCommand(engines));
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return ExitCodes.USAGE;
+        });
+        return cli;
+    }
+
+    @CommandLine.Command(name = "seeder", mixinStandardHelpOptions = true, version = "Tile Seeder 0.1.0",
+            description = "Pre-renders (seeds) raster map tiles into a tile cache.%n"
+                    + "Run 'seeder COMMAND --help' for a command's options.",
+            subcommandsRepeatable = false)
+    static final class SeederCommand implements Runnable {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run() {
+            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve or bench");
+        }
+    }
+}

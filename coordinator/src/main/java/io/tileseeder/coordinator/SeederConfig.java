@@ -26,7 +26,7 @@ public interface SeederConfig {
         @WithDefault("tiles")
         String path();
 
-        /** Tile writes in flight at once; default max(8, 4 × cores). */
+        /** Metatiles being stored at once; default max(8, 4 × cores). */
         OptionalInt ioThreads();
     }
 

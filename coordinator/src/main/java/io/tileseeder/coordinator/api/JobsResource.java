@@ -48,14 +48,15 @@ public class JobsResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a job", description = "Validates the job and starts it: 202 with the job, or "
-            + "400 problem+json naming every invalid field. Retrying with the same Idempotency-Key returns the same job.")
+            + "400 problem+json naming every invalid field. Retrying with the same Idempotency-Key returns the same "
+            + "job; an empty key counts as none.")
     public Response submit(JobRequest request,
                            @Parameter(description = "Makes retries of this submission return the same job")
                            @HeaderParam("Idempotency-Key") String idempotencyKey,
                            @Context UriInfo uri) {
-        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > MAX_IDEMPOTENCY_KEY)) {
+        if (idempotencyKey != null && idempotencyKey.length() > MAX_IDEMPOTENCY_KEY) {
             throw new InvalidJobException(List.of(new FieldError("Idempotency-Key",
-                    "must be 1 to " + MAX_IDEMPOTENCY_KEY + " characters")));
+                    "must be at most " + MAX_IDEMPOTENCY_KEY + " characters")));
         }
         JobStatus job = jobs().submit(request, idempotencyKey);
         return Response.accepted(JobView.of(job, Instant.now()))

@@ -2,6 +2,7 @@ package io.tileseeder.coordinator.api;
 
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.tileseeder.coordinator.job.TooManyJobsException;
 import io.tileseeder.job.FieldError;
@@ -33,6 +34,12 @@ public class ProblemMappers {
         return Problem.response(Response.Status.BAD_REQUEST, "malformed JSON: " + e.getOriginalMessage(),
                 List.of(new FieldError("body", "malformed JSON at line " + e.getLocation().getLineNr()
                         + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage())));
+    }
+
+    /** More specific than {@link #wrongJson}, so it takes over from Quarkus's own mapper for this type. */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException e) {
+        return wrongJson(e);
     }
 
     @ServerExceptionMapper

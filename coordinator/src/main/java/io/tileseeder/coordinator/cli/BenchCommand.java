@@ -11,8 +11,7 @@ import io.tileseeder.worker.task.StageTimes.Stage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
+import java.lang.management.MemoryMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +22,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,8 +85,8 @@ final class BenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "bench: %s z%s %s, %d cores, max heap %d MB, %d run(s) per thread count%n", layer, zoom,
                 format, cores, Runtime.getRuntime().maxMemory() >> 20, repeat);
         run(request, counts.get(0));
-        out.printf(Locale.ROOT, "%7s %8s %8s %9s %7s %7s %7s %7s %7s %9s%n", "threads", "tiles", "seconds",
-                "tiles/s", "render", "encode", "store", "check", "lock", "heap MB");
+        out.printf(Locale.ROOT, "%7s %8s %8s %9s %7s %7s %7s %7s %7s %13s%n", "threads", "tiles", "seconds",
+                "tiles/s", "render", "encode", "store", "check", "lock", "peak heap MB");
         for (int n : counts) {
             List<Result> results = new ArrayList<>();
             for (int i = 0; i < repeat; i++) {
@@ -97,7 +100,7 @@ final class BenchCommand implements Callable<Integer> {
             results.sort(Comparator.comparingDouble(Result::tilesPerSecond));
             Result median = results.get(results.size() / 2);
             double busy = Stream.of(Stage.values()).mapToDouble(s -> median.stages.get(s)).sum();
-            out.printf(Locale.ROOT, "%7d %8d %8.2f %9.0f %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %9d%n", n,
+            out.printf(Locale.ROOT, "%7d %8d %8.2f %9.0f %6.0f%% %6.0f%% %6.0f%% %6.0f%% %6.0f%% %13d%n", n,
                     median.tiles, median.seconds, median.tilesPerSecond(),
                     100 * median.stages.get(Stage.RENDER) / busy, 100 * median.stages.get(Stage.ENCODE) / busy,
                     100 * median.stages.get(Stage.STORE) / busy, 100 * median.stages.get(Stage.CHECK) / busy,
@@ -110,27 +113,43 @@ final class BenchCommand implements Callable<Integer> {
 
     private Result run(JobRequest request, int threads) throws IOException, InterruptedException, ExecutionException {
         Path folder = Files.createTempDirectory("seeder-bench");
-        resetPeaks();
-        try (EmbeddedEngine engine = EmbeddedEngine.start(engines.settings().withStoreRoot(folder)
+        HeapSampler heap = new HeapSampler();
+        try (heap; EmbeddedEngine engine = EmbeddedEngine.start(engines.settings().withStoreRoot(folder)
                 .withWorkerThreads(threads).withLayersFile(java.util.Optional.ofNullable(layers)))) {
             long start = System.nanoTime();
             JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofHours(1)).orElseThrow().get();
             double seconds = (System.nanoTime() - start) / 1e9;
             StageTimes times = engine.times();
-            return new Result(done.state(), done.counts().tiles(), seconds, times.seconds(), peakHeapMb());
+            return new Result(done.state(), done.counts().tiles(), seconds, times.seconds(), heap.peakMb());
         } finally {
             deleteTree(folder);
         }
     }
 
-    private static void resetPeaks() {
-        ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
-    }
+    /** The most heap in use at once during a run, sampled every 20 ms. */
+    private static final class HeapSampler implements AutoCloseable {
+        private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "bench-heap-sampler");
+            thread.setDaemon(true);
+            return thread;
+        });
+        private final AtomicLong peak = new AtomicLong();
 
-    private static long peakHeapMb() {
-        return ManagementFactory.getMemoryPoolMXBeans().stream().filter(p -> p.getType() == MemoryType.HEAP)
-                .mapToLong(p -> p.getPeakUsage().getUsed()).sum() >> 20;
+        HeapSampler() {
+            timer.scheduleAtFixedRate(() -> peak.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max),
+                    0, 20, TimeUnit.MILLISECONDS);
+        }
+
+        long peakMb() {
+            return peak.get() >> 20;
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+        }
     }
 
     private static void deleteTree(Path folder) throws IOException {

@@ -10,10 +10,6 @@ import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.StageTimes;
 import io.tileseeder.worker.task.TaskWorkers;
 import java.time.Clock;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Coordinator and worker engine in one JVM with the embedded adapters: an in-memory bounded queue,
@@ -24,7 +20,6 @@ public final class EmbeddedEngine implements AutoCloseable {
 
     private final EngineSettings settings;
     private final LayerCatalogConfig catalog;
-    private final ThreadPoolExecutor io;
     private final FileTileStore store;
     private final StageTimes times = new StageTimes();
     private final JobService jobs;
@@ -33,17 +28,7 @@ public final class EmbeddedEngine implements AutoCloseable {
     private EmbeddedEngine(EngineSettings settings) {
         this.settings = settings;
         this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
-        AtomicInteger n = new AtomicInteger();
-        // Each worker thread waits for its own metatile's writes, so at most workerThreads × tiles-per-metatile
-        // writes are ever queued: the bound below is never the limit, only the guarantee.
-        this.io = new ThreadPoolExecutor(settings.ioThreads(), settings.ioThreads(), 1, TimeUnit.MINUTES,
-                new ArrayBlockingQueue<>(settings.workerThreads() * 256), r -> {
-                    Thread thread = new Thread(r, "seeder-store-" + n.getAndIncrement());
-                    thread.setDaemon(true);
-                    return thread;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
-        this.io.allowCoreThreadTimeOut(true);
-        this.store = new FileTileStore(settings.storeRoot(), io);
+        this.store = new FileTileStore(settings.storeRoot());
         InMemoryTaskQueue queue = new InMemoryTaskQueue(settings.queueCapacity(), settings.workerThreads());
         this.jobs = new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
                 new InMemoryJobStore(Clock.systemUTC(), settings.retainJobs()), queue, store, Clock.systemUTC(),
@@ -51,7 +36,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog), store,
                 new LocalMetatileLock(), settings.lockWait(), times);
         this.workers = new TaskWorkers(queue, processor, jobs, jobs::isCancelled, settings.workerThreads(),
-                settings.maxDeliveries());
+                settings.ioThreads(), settings.maxDeliveries());
     }
 
     /** Reads the layers and starts the worker threads. */
@@ -81,8 +66,7 @@ public final class EmbeddedEngine implements AutoCloseable {
 
     @Override
     public void close() {
-        jobs.close();
         workers.close();
-        io.shutdown();
+        jobs.close();
     }
 }

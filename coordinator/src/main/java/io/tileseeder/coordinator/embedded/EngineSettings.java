@@ -11,7 +11,7 @@ import java.util.Optional;
  * @param layersFile      the layer configuration; the bundled {@code world} catalogue if empty
  * @param workerThreads   metatiles rendered and encoded at once (default 2 × cores: map rendering peaks
  *                        between 2× and 4× cores)
- * @param ioThreads       tile writes in flight at once (I/O-bound, so more than the cores)
+ * @param ioThreads       metatiles being stored at once (I/O-bound, so more than the cores)
  * @param queueCapacity   metatile tasks the planner may get ahead of the workers
  * @param maxDeliveries   deliveries of a failing task before it is recorded FAILED
  * @param lockWait        how long a worker waits for a metatile lock before releasing the task

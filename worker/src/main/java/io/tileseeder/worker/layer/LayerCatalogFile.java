@@ -39,7 +39,7 @@ import java.util.stream.Collectors;
  *     gutter: 16                     # pixels around each metatile, 0..256
  *     emptyTiles: skip               # skip | store
  *     background: "#ffffff"          # behind JPEG tiles; #rrggbb or #rrggbbaa
- *     pngLevel: 6                    # deflate level 0..9
+ *     pngLevel: 1                    # deflate level 0..9
  *     jpegQuality: 0.85              # 0..1
  *     source:
  *       type: vector                 # GeoJSON features drawn with Java2D
@@ -170,7 +170,7 @@ public final class LayerCatalogFile {
             }
         }
         Color background = color(Objects.requireNonNullElse(raw.background(), "#ffffff"), at + ".background");
-        int pngLevel = Objects.requireNonNullElse(raw.pngLevel(), 6);
+        int pngLevel = Objects.requireNonNullElse(raw.pngLevel(), 1);
         check(pngLevel >= 0 && pngLevel <= 9, at, "pngLevel: must be 0..9, got " + pngLevel);
         float jpegQuality = Objects.requireNonNullElse(raw.jpegQuality(), 0.85f);
         check(jpegQuality > 0 && jpegQuality <= 1, at, "jpegQuality: must be in (0, 1], got " + jpegQuality);

@@ -28,8 +28,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Does one metatile task: lock → check what exists → render → cut → classify → encode → store. Returns only
- * after every tile it wrote is durable in the store.
+ * Does one metatile task in two stages: {@link #prepare} (lock → check what exists → render → cut → classify
+ * → encode; CPU-bound) and {@link #store} (write every tile durably, then release the lock; I/O-bound), so
+ * that the worker runs each stage on a pool sized for it.
  *
  * <p>Tiles of one colour (inside a country, or fully transparent under the {@code store} policy) are encoded
  * once per colour and format, and the bytes reused.
@@ -56,11 +57,36 @@ public final class MetatileProcessor {
     }
 
     /**
-     * Processes the task; empty if its metatile is locked by someone else past the lock wait (try later).
-     *
-     * @throws IOException if data cannot be read or the store fails; nothing half-written is left
+     * A metatile whose tiles are encoded and not yet stored; it holds the metatile's lock until
+     * {@link #store} (or {@link #abandon}).
      */
+    public static final class Prepared {
+        private final MetatileLock.Lease lease;
+        private final List<EncodedTile> tiles;
+        private final TileCounts counts;
+        private final List<TileKey> deletions;
+
+        private Prepared(MetatileLock.Lease lease, List<EncodedTile> tiles, TileCounts counts, List<TileKey> deletions) {
+            this.lease = lease;
+            this.tiles = tiles;
+            this.counts = counts;
+            this.deletions = deletions;
+        }
+    }
+
+    /** Both stages on the calling thread: {@link #prepare}, then {@link #store}. */
     public Optional<TileCounts> process(MetatileTask task) throws IOException, InterruptedException {
+        Optional<Prepared> prepared = prepare(task);
+        return prepared.isEmpty() ? Optional.empty() : Optional.of(store(prepared.get()));
+    }
+
+    /**
+     * Locks the metatile and encodes the tiles to write; empty if someone else holds its lock past the lock
+     * wait (try later). On success the lock stays held: pass the result to {@link #store} or {@link #abandon}.
+     *
+     * @throws IOException if the layer's data cannot be read
+     */
+    public Optional<Prepared> prepare(MetatileTask task) throws IOException, InterruptedException {
         LayerConfig layer = layers.layer(task.layer());
         long start = System.nanoTime();
         Optional<MetatileLock.Lease> lease = locks.tryLock(task.metatileKey(), lockWait);
@@ -68,23 +94,48 @@ public final class MetatileProcessor {
         if (lease.isEmpty()) {
             return Optional.empty();
         }
-        try (MetatileLock.Lease held = lease.get()) {
-            return Optional.of(task.mode() == Mode.TRUNCATE ? truncate(task) : render(task, layer));
+        try {
+            return Optional.of(task.mode() == Mode.TRUNCATE ? truncate(task, lease.get()) : render(task, layer, lease.get()));
+        } catch (IOException | RuntimeException e) {
+            lease.get().close();
+            throw e;
         }
     }
 
-    private TileCounts truncate(MetatileTask task) throws IOException {
-        long start = System.nanoTime();
+    /**
+     * Writes (or deletes) the prepared tiles; returns once all are durable, then releases the lock.
+     *
+     * @throws IOException if the store fails; nothing half-written is left, and the lock is released
+     */
+    public TileCounts store(Prepared prepared) throws IOException {
+        try (MetatileLock.Lease held = prepared.lease) {
+            long start = System.nanoTime();
+            TileCounts counts = prepared.counts;
+            if (!prepared.deletions.isEmpty()) {
+                long deleted = store.delete(prepared.deletions);
+                counts = new TileCounts(0, 0, prepared.deletions.size() - deleted, deleted, 0, 0);
+            } else if (!prepared.tiles.isEmpty()) {
+                store.write(prepared.tiles);
+            }
+            times.add(Stage.STORE, System.nanoTime() - start);
+            return counts;
+        }
+    }
+
+    /** Gives up a prepared metatile without storing it, releasing its lock. */
+    public void abandon(Prepared prepared) {
+        prepared.lease.close();
+    }
+
+    private Prepared truncate(MetatileTask task, MetatileLock.Lease lease) {
         List<TileKey> keys = new ArrayList<>();
         for (TileCoord tile : task.tiles()) {
             keys.add(key(task, tile));
         }
-        long deleted = store.delete(keys);
-        times.add(Stage.STORE, System.nanoTime() - start);
-        return new TileCounts(0, 0, keys.size() - deleted, deleted, 0, 0);
+        return new Prepared(lease, List.of(), TileCounts.ZERO, keys);
     }
 
-    private TileCounts render(MetatileTask task, LayerConfig layer) throws IOException {
+    private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease) throws IOException {
         long start = System.nanoTime();
         List<TileCoord> todo = new ArrayList<>();
         long skipped = 0;
@@ -98,7 +149,7 @@ public final class MetatileProcessor {
         long checked = System.nanoTime();
         times.add(Stage.CHECK, checked - start);
         if (todo.isEmpty()) {
-            return new TileCounts(0, 0, skipped, 0, 0, 0);
+            return new Prepared(lease, List.of(), new TileCounts(0, 0, skipped, 0, 0, 0), List.of());
         }
 
         Optional<MetatileImage> image = VectorRenderer.render(layers.source(layer), task.metatile(),
@@ -125,14 +176,8 @@ public final class MetatileProcessor {
             out.add(new EncodedTile(key(task, tile), data));
             bytes += data.length;
         }
-        long encoded = System.nanoTime();
-        times.add(Stage.ENCODE, encoded - rendered);
-
-        if (!out.isEmpty()) {
-            store.write(out);
-        }
-        times.add(Stage.STORE, System.nanoTime() - encoded);
-        return new TileCounts(out.size(), empty, skipped, 0, 0, bytes);
+        times.add(Stage.ENCODE, System.nanoTime() - rendered);
+        return new Prepared(lease, out, new TileCounts(out.size(), empty, skipped, 0, 0, bytes), List.of());
     }
 
     /** Whether the tile may be left as it is: it exists (seed), or was written after refreshBefore (reseed). */

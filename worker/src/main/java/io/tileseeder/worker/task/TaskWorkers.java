@@ -10,13 +10,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * A fixed number of threads that take tasks from the queue and process them, one metatile per thread at a
- * time: a thread fetches a task only when it is free, so a busy pool stops fetching.
+ * The worker's two stages, each on a bounded pool: {@code threads} threads take tasks from the queue and
+ * prepare them (render and encode, CPU-bound), and hand each prepared metatile to the store stage
+ * ({@code storeThreads}, I/O-bound). A thread fetches a task only when it is free and a store slot is free,
+ * so a busy worker stops fetching, and at most {@code threads + storeThreads} metatiles are in memory.
  *
  * <p>Verdicts: the result is published first, then the task accepted. A failure is released for another
  * delivery until the task has been delivered {@code maxDeliveries} times; then its FAILED result is
@@ -34,18 +41,30 @@ public final class TaskWorkers implements AutoCloseable {
     private final Predicate<String> jobCancelled;
     private final int maxDeliveries;
     private final List<Thread> threads = new ArrayList<>();
+    private final ThreadPoolExecutor storeStage;
+    private final Semaphore storeSlots;
     private volatile boolean running = true;
 
     /**
-     * @param threads       how many metatiles are worked on at once (default: 2 × cores)
+     * @param threads       metatiles rendered and encoded at once (default: 2 × cores)
+     * @param storeThreads  metatiles being stored at once
      * @param maxDeliveries how often a failing task is tried before it is recorded FAILED
      * @param jobCancelled  tells whether a job was cancelled, so its remaining tasks are dropped
      */
     public TaskWorkers(TaskQueue queue, MetatileProcessor processor, ResultSink results,
-                       Predicate<String> jobCancelled, int threads, int maxDeliveries) {
-        if (threads < 1 || maxDeliveries < 1) {
-            throw new IllegalArgumentException("need at least one thread and one delivery");
+                       Predicate<String> jobCancelled, int threads, int storeThreads, int maxDeliveries) {
+        if (threads < 1 || storeThreads < 1 || maxDeliveries < 1) {
+            throw new IllegalArgumentException("need at least one thread of each stage and one delivery");
         }
+        AtomicInteger n = new AtomicInteger();
+        this.storeStage = new ThreadPoolExecutor(storeThreads, storeThreads, 1, TimeUnit.MINUTES,
+                new ArrayBlockingQueue<>(storeThreads), r -> {
+                    Thread thread = new Thread(r, "seeder-store-" + n.getAndIncrement());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        this.storeStage.allowCoreThreadTimeOut(true);
+        this.storeSlots = new Semaphore(storeThreads);
         this.queue = queue;
         this.processor = processor;
         this.results = results;
@@ -66,7 +85,13 @@ public final class TaskWorkers implements AutoCloseable {
     private void run() {
         while (running) {
             try {
-                Optional<TaskDelivery> delivery = queue.poll(POLL);
+                storeSlots.acquire();
+                Optional<TaskDelivery> delivery;
+                try {
+                    delivery = queue.poll(POLL);
+                } finally {
+                    storeSlots.release();
+                }
                 if (delivery.isPresent()) {
                     handle(delivery.get());
                 }
@@ -86,33 +111,63 @@ public final class TaskWorkers implements AutoCloseable {
             delivery.accept();
             return;
         }
-        Optional<TileCounts> counts;
+        Optional<MetatileProcessor.Prepared> prepared;
         try {
-            counts = processor.process(task);
+            prepared = processor.prepare(task);
         } catch (InterruptedException e) {
             delivery.release();
             throw e;
         } catch (Exception e) {
-            String reason = describe(e);
-            if (delivery.deliveryCount() >= maxDeliveries) {
-                LOG.warning(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
-                        + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
-                long tiles = task.tiles().count();
-                results.publish(TaskResult.failed(task, new TileCounts(0, 0, 0, 0, tiles, 0), reason));
-                delivery.reject();
-            } else {
-                LOG.info(() -> "task " + task.jobId() + "#" + task.seq() + " failed (delivery "
-                        + delivery.deliveryCount() + " of " + maxDeliveries + "), will retry: " + reason);
-                delivery.release();
-            }
+            failed(delivery, e);
             return;
         }
-        if (counts.isEmpty()) {
+        if (prepared.isEmpty()) {
             delivery.release();
             return;
         }
-        results.publish(TaskResult.succeeded(task, counts.get()));
-        delivery.accept();
+        try {
+            storeSlots.acquire();
+        } catch (InterruptedException e) {
+            processor.abandon(prepared.get());
+            delivery.release();
+            throw e;
+        }
+        storeStage.execute(() -> store(delivery, prepared.get()));
+    }
+
+    private void store(TaskDelivery delivery, MetatileProcessor.Prepared prepared) {
+        try {
+            TileCounts counts = processor.store(prepared);
+            results.publish(TaskResult.succeeded(delivery.task(), counts));
+            delivery.accept();
+        } catch (InterruptedException e) {
+            delivery.release();
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            try {
+                failed(delivery, e);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            storeSlots.release();
+        }
+    }
+
+    /** Releases the task for another try, or after the last one records it FAILED. */
+    private void failed(TaskDelivery delivery, Exception e) throws InterruptedException {
+        MetatileTask task = delivery.task();
+        String reason = describe(e);
+        if (delivery.deliveryCount() >= maxDeliveries) {
+            LOG.warning(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
+                    + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
+            results.publish(TaskResult.failed(task, new TileCounts(0, 0, 0, 0, task.tiles().count(), 0), reason));
+            delivery.reject();
+        } else {
+            LOG.info(() -> "task " + task.jobId() + "#" + task.seq() + " failed (delivery "
+                    + delivery.deliveryCount() + " of " + maxDeliveries + "), will retry: " + reason);
+            delivery.release();
+        }
     }
 
     private static String describe(Exception e) {
@@ -120,11 +175,15 @@ public final class TaskWorkers implements AutoCloseable {
         return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }
 
-    /** Stops taking tasks; a thread in the middle of a metatile is interrupted and its task released. */
+    /**
+     * Stops taking tasks; a thread in the middle of a metatile is interrupted and its task released, and the
+     * metatiles already handed to the store stage are finished.
+     */
     @Override
     public void close() {
         running = false;
         threads.forEach(Thread::interrupt);
+        storeStage.shutdown();
         for (Thread thread : threads) {
             try {
                 thread.join(Duration.ofSeconds(30));
@@ -132,6 +191,11 @@ public final class TaskWorkers implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+        try {
+            storeStage.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,0 +1,63 @@
+package io.tileseeder.coordinator.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+
+/** Small helpers shared by the API tests. */
+final class Api {
+
+    static final String JOBS = "/api/v1/jobs";
+    static final String PROBLEM_JSON = "application/problem+json";
+
+    private Api() {
+    }
+
+    /** POSTs a job; returns the response whatever its status. */
+    static Response post(String json) {
+        return given().contentType(ContentType.JSON).body(json).when().post(JOBS).andReturn();
+    }
+
+    /** POSTs a job that must be accepted; returns its id. */
+    static String submit(String json) {
+        Response response = post(json);
+        assertThat(response.statusCode()).as("POST %s -> %s", json, response.asString()).isEqualTo(202);
+        String id = response.jsonPath().getString("id");
+        assertThat(id).isNotBlank();
+        return id;
+    }
+
+    /** Waits for a job to finish (at most 60 s) and returns it as /wait answers. */
+    static Response await(String id) {
+        Response response = given().queryParam("timeout", "60s").when().get(JOBS + "/" + id + "/wait").andReturn();
+        assertThat(response.statusCode()).as(response.asString()).isEqualTo(200);
+        assertThat(response.jsonPath().getString("state")).as("job %s did not finish within 60 s: %s", id,
+                response.asString()).isIn("SUCCEEDED", "FAILED", "CANCELLED");
+        return response;
+    }
+
+    /**
+     * Asserts that the response is an RFC 9457 problem with this status, and, when {@code field} is given, that
+     * {@code errors[].field} names it. Returns the problem's detail.
+     */
+    static String assertProblem(Response response, int status, String field) {
+        assertThat(response.statusCode()).as("status of %s", response.asString()).isEqualTo(status);
+        assertThat(response.contentType()).as("Content-Type of %s", response.asString()).startsWith(PROBLEM_JSON);
+        assertThat(response.jsonPath().getInt("status")).isEqualTo(status);
+        assertThat(response.jsonPath().getString("title")).isNotBlank();
+        assertThat(response.jsonPath().getString("detail")).isNotBlank();
+        assertThat(response.asString()).as("no stack trace reaches a client").doesNotContain("\tat ", "Exception");
+        if (field != null) {
+            List<Map<String, Object>> errors = response.jsonPath().getList("errors");
+            assertThat(errors).as("errors of %s", response.asString()).isNotEmpty();
+            assertThat(errors).extracting(e -> e.get("field")).as("errors[].field of %s", response.asString())
+                    .contains(field);
+            assertThat(errors).allSatisfy(e -> assertThat((String) e.get("reason")).isNotBlank());
+        }
+        return response.jsonPath().getString("detail");
+    }
+}

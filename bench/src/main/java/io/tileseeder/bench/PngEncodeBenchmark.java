@@ -41,7 +41,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * pass over the same RGBA rows (the floor) and the JDK's ImageIO PNG writer. Run:
  * {@code ./mvnw -q -pl bench -am package -DskipTests && java -jar bench/target/benchmarks.jar PngEncode -f 1 -wi 3 -i 5}
  *
- * <p>Each invocation encodes all {@value MapMetatileFixture#TILE_COUNT} tiles of one metatile; the score is per
+ * <p>Each invocation encodes all {@value WorldMetatileFixture#TILE_COUNT} tiles of one metatile; the score is per
  * tile. The variants:
  * <ul>
  *   <li>{@code pngEncoder}: {@link PngEncoder} (RGBA, filter None) at {@code level}.</li>
@@ -63,10 +63,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = "-Djava.awt.headless=true")
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@OperationsPerInvocation(MapMetatileFixture.TILE_COUNT)
+@OperationsPerInvocation(WorldMetatileFixture.TILE_COUNT)
 public class PngEncodeBenchmark {
 
-    static final long SEED = 20240611L;
 
     /** The tiles of one metatile, shared by every variant. */
     @State(Scope.Benchmark)
@@ -78,7 +77,7 @@ public class PngEncodeBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() throws IOException {
-            MapMetatileFixture fixture = new MapMetatileFixture(SEED);
+            WorldMetatileFixture fixture = new WorldMetatileFixture();
             views = fixture.tiles().toArray(TileView[]::new);
             subimages = fixture.subimages().toArray(BufferedImage[]::new);
             scanlines = new byte[views.length][];
@@ -139,7 +138,7 @@ public class PngEncodeBenchmark {
             // the JDK writer uses deflate level 9 - round(9 * quality)
             param.setCompressionQuality((9 - level) / 9f);
             out = new ByteArrayOutputStream(1 << 20);
-            pngjInfo = new ImageInfo(MapMetatileFixture.TILE, MapMetatileFixture.TILE, 8, true);
+            pngjInfo = new ImageInfo(256, 256, 8, true);
             pngjLine = new ImageLineByte(pngjInfo);
 
             long png = 0;
@@ -277,6 +276,6 @@ public class PngEncodeBenchmark {
      */
     public static void main(String[] args) throws IOException {
         File file = new File(args.length > 0 ? args[0] : "metatile.png");
-        ImageIO.write(new MapMetatileFixture(SEED).metatile(), "png", file);
+        ImageIO.write(new WorldMetatileFixture().metatile(), "png", file);
     }
 }

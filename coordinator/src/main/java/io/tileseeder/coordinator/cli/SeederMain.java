@@ -25,6 +25,12 @@ public class SeederMain implements QuarkusApplication {
         cli.addSubcommand(new SeedCommand(engines));
         cli.addSubcommand(new ServeCommand(engines));
         cli.addSubcommand(new BenchCommand(engines));
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine line = e.getCommandLine();
+            line.getErr().println("error: " + e.getMessage());
+            line.getErr().println("Run '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
+            return ExitCodes.USAGE;
+        });
         cli.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             return ExitCodes.USAGE;

@@ -6,6 +6,7 @@ import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.PlannedMetatile;
 import io.tileseeder.job.MetatilePlan;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -170,9 +172,6 @@ public final class JobService implements ResultSink, AutoCloseable {
 
     private void plan(String jobId, JobSpec spec) {
         try {
-            if (spec.mode() != Mode.TRUNCATE) {
-                layers.find(spec.layer()).ifPresent(layer -> writeTileJson(layer, spec));
-            }
             long planned = 0;
             for (PlannedMetatile task : new MetatilePlan(spec)) {
                 if (isCancelled(jobId)) {
@@ -194,23 +193,36 @@ public final class JobService implements ResultSink, AutoCloseable {
         }
     }
 
-    private void writeTileJson(io.tileseeder.job.LayerInfo layer, JobSpec spec) {
+    /**
+     * Describes the seeded tiles with a TileJSON document beside them, before the job is reported done, so
+     * a client that sees the job succeed finds the document too.
+     */
+    private Optional<String> writeTileJson(JobSpec spec) {
+        Optional<LayerInfo> layer = layers.find(spec.layer());
+        if (spec.mode() == Mode.TRUNCATE || layer.isEmpty()) {
+            return Optional.empty();
+        }
         try {
             tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), TileJson.fileName(spec.format()),
-                    TileJson.document(layer, spec.tileMatrixSet(), spec.format()), "application/json");
+                    TileJson.document(layer.get(), spec.tileMatrixSet(), spec.format()), "application/json");
+            return Optional.empty();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write TileJSON to " + tiles.describe(), e);
+            return Optional.of("cannot write the TileJSON document to " + tiles.describe() + ": " + e.getMessage());
         }
     }
 
     private void finishIfDone(String jobId) {
         store.get(jobId).filter(job -> !job.state().isFinal() && job.allTasksDone()).ifPresent(job -> {
-            JobState state = job.tasksFailed() > 0 ? JobState.FAILED : JobState.SUCCEEDED;
-            String reason = job.tasksFailed() == 0 ? null
-                    : job.tasksFailed() + " of " + job.tasksPlanned() + " tasks failed; first: "
-                    + job.failedTasks().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
-                    .map(e -> "task " + e.getKey() + ": " + e.getValue()).findFirst().orElse("");
-            store.finish(jobId, state, reason).ifPresent(this::finished);
+            if (job.tasksFailed() > 0) {
+                String first = job.failedTasks().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                        .map(e -> "task " + e.getKey() + ": " + e.getValue()).findFirst().orElse("");
+                store.finish(jobId, JobState.FAILED, job.tasksFailed() + " of " + job.tasksPlanned()
+                        + " tasks failed; first: " + first).ifPresent(this::finished);
+                return;
+            }
+            Optional<String> metadataError = writeTileJson(job.spec());
+            store.finish(jobId, metadataError.isPresent() ? JobState.FAILED : JobState.SUCCEEDED,
+                    metadataError.orElse(null)).ifPresent(this::finished);
         });
     }
 

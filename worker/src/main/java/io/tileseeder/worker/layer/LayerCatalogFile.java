@@ -122,6 +122,9 @@ public final class LayerCatalogFile {
 
     private static LayerConfig toLayer(RawLayer raw, String where,
                                        java.util.function.Function<String, LayerConfig.DataFile> resolve) {
+        if (raw == null) {
+            throw new LayerConfigException(where + ": empty layer entry");
+        }
         if (raw.name() == null || !NAME.matcher(raw.name()).matches()) {
             throw new LayerConfigException(where + ".name: required, letters, digits, '_' and '-' only; got " + raw.name());
         }
@@ -178,7 +181,8 @@ public final class LayerCatalogFile {
         RawSource source = raw.source();
         check(source != null, at, "source: required");
         check("vector".equals(source.type()), at, "source.type: '" + source.type() + "' is not supported; use vector");
-        check(source.data() != null && !source.data().isEmpty(), at, "source.data: list at least one GeoJSON file");
+        check(source.data() != null && !source.data().isEmpty() && source.data().stream().noneMatch(Objects::isNull),
+                at, "source.data: list at least one GeoJSON file, with no empty entries");
         List<LayerConfig.DataFile> data = source.data().stream().map(resolve).toList();
 
         check(raw.style() != null && !raw.style().isEmpty(), at, "style: at least one rule is required");
@@ -186,14 +190,21 @@ public final class LayerCatalogFile {
         for (int i = 0; i < raw.style().size(); i++) {
             RawStyle rule = raw.style().get(i);
             String ruleAt = at + ".style[" + i + "]";
+            if (rule == null) {
+                throw new LayerConfigException(ruleAt + ": empty style rule");
+            }
+            int ruleMin = rule.zoom() == null || rule.zoom().min() == null ? 0 : rule.zoom().min();
+            int ruleMax = rule.zoom() == null || rule.zoom().max() == null ? TileMatrixSet.MAX_ZOOM : rule.zoom().max();
+            if (ruleMin < 0 || ruleMin > ruleMax || ruleMax > TileMatrixSet.MAX_ZOOM) {
+                throw new LayerConfigException(ruleAt + ".zoom: need 0 <= min <= max <= " + TileMatrixSet.MAX_ZOOM
+                        + ", got " + ruleMin + ".." + ruleMax);
+            }
             float width = Objects.requireNonNullElse(rule.strokeWidth(), 1f);
             float opacity = Objects.requireNonNullElse(rule.opacity(), 1f);
             if (width < 0 || width > 64 || opacity < 0 || opacity > 1) {
                 throw new LayerConfigException(ruleAt + ": strokeWidth must be 0..64 and opacity 0..1");
             }
-            style.add(new StyleRule(
-                    rule.zoom() == null || rule.zoom().min() == null ? 0 : rule.zoom().min(),
-                    rule.zoom() == null || rule.zoom().max() == null ? TileMatrixSet.MAX_ZOOM : rule.zoom().max(),
+            style.add(new StyleRule(ruleMin, ruleMax,
                     rule.fill() == null ? null : color(rule.fill(), ruleAt + ".fill"),
                     rule.stroke() == null ? null : color(rule.stroke(), ruleAt + ".stroke"),
                     width, opacity));

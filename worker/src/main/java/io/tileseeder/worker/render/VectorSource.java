@@ -6,7 +6,9 @@ import io.tileseeder.worker.layer.LayerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -63,8 +65,12 @@ public final class VectorSource {
         if (file.path() != null) {
             try {
                 return Files.readString(file.path(), StandardCharsets.UTF_8);
+            } catch (NoSuchFileException e) {
+                throw new IOException("cannot read data file " + file.location() + ": no such file", e);
+            } catch (AccessDeniedException e) {
+                throw new IOException("cannot read data file " + file.location() + ": permission denied", e);
             } catch (IOException e) {
-                throw new IOException("cannot read data file " + file.location() + ": " + e, e);
+                throw new IOException("cannot read data file " + file.location() + ": " + e.getMessage(), e);
             }
         }
         try (InputStream in = VectorSource.class.getClassLoader().getResourceAsStream(file.resource())) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -132,7 +133,14 @@ public final class TaskWorkers implements AutoCloseable {
             delivery.release();
             throw e;
         }
-        storeStage.execute(() -> store(delivery, prepared.get()));
+        try {
+            storeStage.execute(() -> store(delivery, prepared.get()));
+        } catch (RejectedExecutionException e) {
+            // Shutting down between taking the slot and handing over: give the task back untouched.
+            storeSlots.release();
+            processor.abandon(prepared.get());
+            delivery.release();
+        }
     }
 
     private void store(TaskDelivery delivery, MetatileProcessor.Prepared prepared) {

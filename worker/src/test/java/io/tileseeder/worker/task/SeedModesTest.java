@@ -1,0 +1,155 @@
+package io.tileseeder.worker.task;
+
+import static io.tileseeder.worker.task.WorkerFixtures.LOCK_WAIT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Mode;
+import io.tileseeder.message.TileCounts;
+import io.tileseeder.worker.store.FileTileStore;
+import io.tileseeder.worker.task.WorkerFixtures.MapLock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seed, reseed and truncate over a cache that already holds tiles: world z0–3 in WebMercatorQuad (85 tiles, a few
+ * of them empty ocean).
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SeedModesTest {
+
+    private static final TileMatrixSet TMS = TileMatrixSet.WEB_MERCATOR_QUAD;
+    private static final int MAX_ZOOM = 3;
+    private static final int TILES = 85;
+    /** Well before any test runs, so a rewrite always shows in the mtime. */
+    private static final FileTime LONG_AGO = FileTime.from(Instant.parse("2020-01-01T00:00:00Z"));
+
+    @TempDir
+    Path root;
+
+    private MetatileProcessor processor;
+
+    @BeforeEach
+    void setUp() {
+        processor = new MetatileProcessor(WorkerFixtures.bundledResources(), new FileTileStore(root), new MapLock(),
+                LOCK_WAIT, new StageTimes());
+    }
+
+    @Test
+    void seedSkipsTilesThatExistAndLeavesThemUntouched() throws Exception {
+        TileCounts first = run(Mode.SEED, null);
+        assertThat(first.written()).isPositive();
+        assertThat(first.written() + first.empty()).isEqualTo(TILES);
+        Map<String, byte[]> before = contents();
+        backdateAll();
+
+        TileCounts second = run(Mode.SEED, null);
+
+        assertThat(second.written()).as("written by the second seed").isZero();
+        assertThat(second.skipped()).as("skipped by the second seed").isEqualTo(first.written());
+        assertThat(second.empty()).as("the empty tiles are looked at again").isEqualTo(first.empty());
+        assertThat(second.bytes()).isZero();
+        assertThat(mtimes()).as("mtimes after the second seed").allSatisfy((file, time) ->
+                assertThat(time).as(file).isEqualTo(LONG_AGO));
+        assertSameContents(before, contents());
+    }
+
+    @Test
+    void reseedRewritesEveryTile() throws Exception {
+        TileCounts first = run(Mode.SEED, null);
+        Map<String, byte[]> before = contents();
+        backdateAll();
+
+        TileCounts reseed = run(Mode.RESEED, null);
+
+        assertThat(reseed.written()).isEqualTo(first.written());
+        assertThat(reseed.skipped()).isZero();
+        assertThat(reseed.empty()).isEqualTo(first.empty());
+        assertThat(reseed.bytes()).isEqualTo(first.bytes());
+        assertThat(mtimes()).as("mtimes after reseed").allSatisfy((file, time) ->
+                assertThat(time).as(file).isGreaterThan(LONG_AGO));
+        assertSameContents(before, contents()); // rendering is deterministic
+        assertThat(WorkerFixtures.tempFiles(root)).isEmpty();
+    }
+
+    @Test
+    void reseedWithRefreshBeforeSkipsTilesWrittenSince() throws Exception {
+        TileCounts first = run(Mode.SEED, null);
+        backdateAll(); // the tiles were written on 2020-01-01
+
+        TileCounts notStale = run(Mode.RESEED, Instant.parse("2019-06-01T00:00:00Z"));
+
+        assertThat(notStale.written()).as("written when refreshBefore is older than every tile").isZero();
+        assertThat(notStale.skipped()).isEqualTo(first.written());
+        assertThat(mtimes()).allSatisfy((file, time) -> assertThat(time).as(file).isEqualTo(LONG_AGO));
+
+        TileCounts stale = run(Mode.RESEED, Instant.parse("2021-01-01T00:00:00Z"));
+
+        assertThat(stale.written()).as("written when every tile is older than refreshBefore")
+                .isEqualTo(first.written());
+        assertThat(stale.skipped()).isZero();
+        assertThat(mtimes()).allSatisfy((file, time) -> assertThat(time).as(file).isGreaterThan(LONG_AGO));
+    }
+
+    @Test
+    void truncateDeletesEveryTile() throws Exception {
+        TileCounts first = run(Mode.SEED, null);
+
+        TileCounts truncate = run(Mode.TRUNCATE, null);
+
+        assertThat(truncate.deleted()).as("deleted").isEqualTo(first.written());
+        assertThat(truncate.skipped()).as("tiles that were not there").isEqualTo(first.empty());
+        assertThat(truncate.written() + truncate.empty() + truncate.failed() + truncate.bytes()).isZero();
+        assertThat(WorkerFixtures.regularFiles(root)).as("files left after truncate").isEmpty();
+
+        TileCounts again = run(Mode.TRUNCATE, null);
+        assertThat(again.deleted()).isZero();
+        assertThat(again.skipped()).isEqualTo(TILES);
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------------------
+
+    private TileCounts run(Mode mode, Instant refreshBefore) throws Exception {
+        var spec = WorkerFixtures.worldSpec(TMS, 0, MAX_ZOOM, mode, refreshBefore);
+        return WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-" + mode.id(), spec)).total();
+    }
+
+    private void backdateAll() throws IOException {
+        for (String file : WorkerFixtures.regularFiles(root)) {
+            Files.setLastModifiedTime(root.resolve(file), LONG_AGO);
+        }
+    }
+
+    private Map<String, FileTime> mtimes() throws IOException {
+        Map<String, FileTime> times = new TreeMap<>();
+        for (String file : WorkerFixtures.regularFiles(root)) {
+            times.put(file, Files.getLastModifiedTime(root.resolve(file)));
+        }
+        assertThat(times).isNotEmpty();
+        return times;
+    }
+
+    private Map<String, byte[]> contents() throws IOException {
+        Map<String, byte[]> contents = new TreeMap<>();
+        for (String file : WorkerFixtures.regularFiles(root)) {
+            contents.put(file, Files.readAllBytes(root.resolve(file)));
+        }
+        return contents;
+    }
+
+    private static void assertSameContents(Map<String, byte[]> before, Map<String, byte[]> after) {
+        assertThat(after.keySet()).isEqualTo(before.keySet());
+        before.forEach((file, bytes) -> assertThat(Arrays.equals(after.get(file), bytes)).as(file).isTrue());
+    }
+}

@@ -1,0 +1,414 @@
+package io.tileseeder.worker.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Mode;
+import io.tileseeder.message.MetatileTask;
+import io.tileseeder.message.TaskResult;
+import io.tileseeder.port.MetatileLock;
+import io.tileseeder.port.ResultSink;
+import io.tileseeder.port.TaskDelivery;
+import io.tileseeder.port.TaskQueue;
+import io.tileseeder.worker.layer.LayerCatalogConfig;
+import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.store.FileTileStore;
+import io.tileseeder.worker.task.WorkerFixtures.MapLock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The worker loop with an in-test bounded queue and result sink, which write down everything that happens to
+ * every delivery, in order.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TaskWorkersTest {
+
+    private static final int MAX_DELIVERIES = 3;
+    private static final long WAIT_SECONDS = 15;
+
+    @TempDir
+    Path dir;
+
+    private Path config;
+    private Path tiles;
+    private LayerCatalogConfig catalog;
+    private MapLock lock;
+    private Log log;
+    private TestQueue queue;
+    private RecordingSink sink;
+    private final List<TaskWorkers> started = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws IOException {
+        config = Files.createDirectories(dir.resolve("config"));
+        tiles = dir.resolve("tiles");
+        Files.writeString(config.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(10, 10, 20, 20));
+        catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
+                WorkerFixtures.layerYaml("box", "box.geojson", "skip"),
+                WorkerFixtures.layerYaml("broken", "missing.geojson", "skip"))));
+        lock = new MapLock();
+        log = new Log();
+        queue = new TestQueue(2, log);
+        sink = new RecordingSink(log, tiles);
+    }
+
+    @AfterEach
+    void tearDown() {
+        started.forEach(TaskWorkers::close);
+    }
+
+    @Test
+    void aTaskThatAlwaysFailsIsTriedMaxDeliveriesTimesThenRecordedFailedAndRejected() throws Exception {
+        MetatileTask task = tasks("broken", 0, 0).getFirst();
+        CountDownLatch verdict = log.latchFor("reject 0");
+        start(2, 1, MAX_DELIVERIES, id -> false);
+
+        queue.publish(task);
+
+        assertThat(verdict.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("rejected in time; log %s", log).isTrue();
+        assertThat(log.entries()).containsExactly(
+                "deliver 0 #1", "release 0",
+                "deliver 0 #2", "release 0",
+                "deliver 0 #3", "publish 0 FAILED", "reject 0");
+        assertThat(sink.results()).singleElement().satisfies(result -> {
+            assertThat(result.succeeded()).isFalse();
+            assertThat(result.jobId()).isEqualTo("job-broken");
+            assertThat(result.seq()).isZero();
+            assertThat(result.error()).contains(config.resolve("missing.geojson").toString());
+            assertThat(result.counts().failed()).isEqualTo(task.tiles().count());
+            assertThat(result.counts().written() + result.counts().empty() + result.counts().skipped()).isZero();
+        });
+        assertThat(queue.verdictErrors()).isEmpty();
+        assertThat(lock.acquired()).isEqualTo(MAX_DELIVERIES).isEqualTo(lock.released());
+        assertThat(WorkerFixtures.regularFiles(tiles)).isEmpty();
+    }
+
+    @Test
+    void aSuccessfulTasksResultIsPublishedAfterItsTilesAreStoredAndBeforeItIsAccepted() throws Exception {
+        List<MetatileTask> tasks = tasks("box", 0, 3);
+        assertThat(tasks).hasSize(7);
+        CountDownLatch accepted = log.latchForPrefix("accept ", tasks.size());
+        start(2, 1, MAX_DELIVERIES, id -> false);
+
+        for (MetatileTask task : tasks) {
+            queue.publish(task); // blocks while the bounded queue is full
+        }
+
+        assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("all accepted in time; log %s", log).isTrue();
+        List<String> entries = log.entries();
+        for (MetatileTask task : tasks) {
+            long seq = task.seq();
+            assertThat(entries).as("verdicts of task %d", seq)
+                    .filteredOn(e -> e.matches("(publish|accept|reject|release) " + seq + "( .*)?"))
+                    .containsExactly("publish " + seq + " SUCCEEDED", "accept " + seq);
+        }
+        assertThat(sink.results()).hasSize(tasks.size()).allMatch(TaskResult::succeeded)
+                .extracting(TaskResult::seq).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+        long written = sink.results().stream().mapToLong(r -> r.counts().written()).sum();
+        long empty = sink.results().stream().mapToLong(r -> r.counts().empty()).sum();
+        assertThat(written + empty).isEqualTo(85);
+        Set<String> files = WorkerFixtures.regularFiles(tiles);
+        assertThat(files).hasSize((int) written);
+        // When each result was published, the tiles it counted were already there.
+        for (TaskResult result : sink.results()) {
+            MetatileTask task = tasks.get((int) result.seq());
+            long there = WorkerFixtures.tilesOf(task.tiles()).stream()
+                    .filter(t -> sink.filesAtPublish(result.seq()).contains(
+                            "box/WebMercatorQuad/" + t.z() + "/" + t.x() + "/" + t.y() + ".png"))
+                    .count();
+            assertThat(there).as("tiles of task %d on disk when its result was published", result.seq())
+                    .isEqualTo(result.counts().written());
+        }
+        assertThat(queue.verdictErrors()).isEmpty();
+        assertThat(lock.acquired()).isEqualTo(lock.released());
+    }
+
+    @Test
+    void aTaskWhoseTilesCannotBeStoredIsTriedMaxDeliveriesTimesThenRecordedFailed() throws Exception {
+        MetatileTask task = tasks("box", 0, 0, Mode.RESEED).getFirst();
+        Path blocked = tiles.resolve("box/WebMercatorQuad/0/0/0.png");
+        Files.createDirectories(blocked.resolve("in-the-way"));
+        CountDownLatch verdict = log.latchFor("reject 0");
+        start(2, 2, MAX_DELIVERIES, id -> false);
+
+        queue.publish(task);
+
+        assertThat(verdict.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("rejected in time; log %s", log).isTrue();
+        assertThat(log.entries()).containsExactly(
+                "deliver 0 #1", "release 0",
+                "deliver 0 #2", "release 0",
+                "deliver 0 #3", "publish 0 FAILED", "reject 0");
+        assertThat(sink.results()).singleElement().satisfies(result -> {
+            assertThat(result.succeeded()).isFalse();
+            assertThat(result.error()).contains("0.png");
+            assertThat(result.counts().failed()).isEqualTo(1);
+        });
+        assertThat(lock.acquired()).isEqualTo(MAX_DELIVERIES).isEqualTo(lock.released());
+        assertThat(WorkerFixtures.tempFiles(tiles)).isEmpty();
+        assertThat(queue.verdictErrors()).isEmpty();
+    }
+
+    @Test
+    void aTaskWhoseMetatileIsLockedElsewhereIsReleasedUntilTheLockIsFreeNotFailed() throws Exception {
+        MetatileTask task = tasks("box", 0, 0).getFirst();
+        MetatileLock.Lease held = lock.tryLock(task.metatileKey(), Duration.ZERO).orElseThrow();
+        CountDownLatch manyTries = log.latchFor("release 0", MAX_DELIVERIES + 2);
+        CountDownLatch accepted = log.latchFor("accept 0");
+        start(1, 1, MAX_DELIVERIES, id -> false, Duration.ofMillis(10));
+
+        queue.publish(task);
+        assertThat(manyTries.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("released while locked; log %s", log)
+                .isTrue();
+        assertThat(sink.results()).as("no result while the metatile is locked").isEmpty();
+        held.close();
+
+        assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("accepted once free; log %s", log).isTrue();
+        assertThat(sink.results()).singleElement().satisfies(result -> {
+            assertThat(result.succeeded()).isTrue();
+            assertThat(result.counts().written()).isEqualTo(1);
+        });
+        assertThat(log.entries()).doesNotContain("reject 0");
+        assertThat(queue.verdictErrors()).isEmpty();
+    }
+
+    @Test
+    void aCancelledJobsTasksAreAcceptedWithoutWork() throws Exception {
+        List<MetatileTask> tasks = tasks("box", 0, 1);
+        CountDownLatch accepted = log.latchForPrefix("accept ", tasks.size());
+        start(2, 1, MAX_DELIVERIES, "job-box"::equals);
+
+        for (MetatileTask task : tasks) {
+            queue.publish(task);
+        }
+
+        assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("log %s", log).isTrue();
+        assertThat(sink.results()).isEmpty();
+        assertThat(lock.acquired()).isZero();
+        assertThat(WorkerFixtures.regularFiles(tiles)).isEmpty();
+    }
+
+    @Test
+    void needsAThreadOfEachStageAndADelivery() {
+        MetatileProcessor processor = processor(WorkerFixtures.LOCK_WAIT);
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 0, 1, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 0, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 1, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    // ---- set-up ---------------------------------------------------------------------------------------------
+
+    private List<MetatileTask> tasks(String layer, int minZoom, int maxZoom) {
+        return tasks(layer, minZoom, maxZoom, Mode.SEED);
+    }
+
+    private List<MetatileTask> tasks(String layer, int minZoom, int maxZoom, Mode mode) {
+        return WorkerFixtures.tasks("job-" + layer, WorkerFixtures.spec(catalog, layer,
+                TileMatrixSet.WEB_MERCATOR_QUAD, minZoom, maxZoom, mode, null));
+    }
+
+    private MetatileProcessor processor(Duration lockWait) {
+        return new MetatileProcessor(new LayerResources(catalog), new FileTileStore(tiles), lock, lockWait,
+                new StageTimes());
+    }
+
+    private void start(int threads, int storeThreads, int maxDeliveries, Predicate<String> cancelled) {
+        start(threads, storeThreads, maxDeliveries, cancelled, WorkerFixtures.LOCK_WAIT);
+    }
+
+    private void start(int threads, int storeThreads, int maxDeliveries, Predicate<String> cancelled,
+                       Duration lockWait) {
+        started.add(new TaskWorkers(queue, processor(lockWait), sink, cancelled, threads, storeThreads,
+                maxDeliveries));
+    }
+
+    // ---- in-test adapters -----------------------------------------------------------------------------------
+
+    /** What happened, in order, with latches that open when given entries have been written. */
+    static final class Log {
+        private final List<String> entries = new CopyOnWriteArrayList<>();
+        private final List<Map.Entry<Predicate<String>, CountDownLatch>> waiters = new CopyOnWriteArrayList<>();
+
+        void add(String entry) {
+            entries.add(entry);
+            for (Map.Entry<Predicate<String>, CountDownLatch> waiter : waiters) {
+                if (waiter.getKey().test(entry)) {
+                    waiter.getValue().countDown();
+                }
+            }
+        }
+
+        CountDownLatch latchFor(String entry) {
+            return latchFor(entry, 1);
+        }
+
+        CountDownLatch latchFor(String entry, int times) {
+            CountDownLatch latch = new CountDownLatch(times);
+            waiters.add(Map.entry(entry::equals, latch));
+            return latch;
+        }
+
+        CountDownLatch latchForPrefix(String prefix, int times) {
+            CountDownLatch latch = new CountDownLatch(times);
+            waiters.add(Map.entry(e -> e.startsWith(prefix), latch));
+            return latch;
+        }
+
+        List<String> entries() {
+            return List.copyOf(entries);
+        }
+
+        @Override
+        public String toString() {
+            return entries.toString();
+        }
+    }
+
+    /**
+     * A bounded queue: {@code publish} blocks while {@code capacity} tasks wait. A released task is delivered
+     * again (first), with its delivery count one higher, from a separate queue so a release never blocks.
+     */
+    static final class TestQueue implements TaskQueue {
+        private record Entry(MetatileTask task, int deliveries) {
+        }
+
+        private final BlockingQueue<Entry> pending;
+        private final BlockingQueue<Entry> redeliver = new LinkedBlockingQueue<>();
+        private final Log log;
+        private final List<String> verdictErrors = new CopyOnWriteArrayList<>();
+
+        TestQueue(int capacity, Log log) {
+            this.pending = new ArrayBlockingQueue<>(capacity);
+            this.log = log;
+        }
+
+        @Override
+        public void publish(MetatileTask task) throws InterruptedException {
+            pending.put(new Entry(task, 0));
+        }
+
+        @Override
+        public Optional<TaskDelivery> poll(Duration timeout) throws InterruptedException {
+            Entry entry = redeliver.poll();
+            if (entry == null) {
+                entry = pending.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            }
+            if (entry == null) {
+                return Optional.empty();
+            }
+            int count = entry.deliveries() + 1;
+            log.add("deliver " + entry.task().seq() + " #" + count);
+            return Optional.of(new Delivery(entry.task(), count));
+        }
+
+        List<String> verdictErrors() {
+            return List.copyOf(verdictErrors);
+        }
+
+        private final class Delivery implements TaskDelivery {
+            private final MetatileTask task;
+            private final int count;
+            private final AtomicBoolean done = new AtomicBoolean();
+
+            Delivery(MetatileTask task, int count) {
+                this.task = task;
+                this.count = count;
+            }
+
+            @Override
+            public MetatileTask task() {
+                return task;
+            }
+
+            @Override
+            public int deliveryCount() {
+                return count;
+            }
+
+            @Override
+            public void accept() {
+                verdict("accept");
+            }
+
+            @Override
+            public void release() {
+                verdict("release");
+                redeliver.add(new Entry(task, count));
+            }
+
+            @Override
+            public void reject() {
+                verdict("reject");
+            }
+
+            @Override
+            public void renew() {
+                log.add("renew " + task.seq());
+            }
+
+            private void verdict(String verdict) {
+                if (!done.compareAndSet(false, true)) {
+                    verdictErrors.add("second verdict " + verdict + " for task " + task.seq() + " #" + count);
+                }
+                log.add(verdict + " " + task.seq());
+            }
+        }
+    }
+
+    /** Records each result, and which files were in the store when it was published. */
+    static final class RecordingSink implements ResultSink {
+        private final Log log;
+        private final Path tiles;
+        private final List<TaskResult> results = new CopyOnWriteArrayList<>();
+        private final Map<Long, Set<String>> filesAtPublish = new ConcurrentHashMap<>();
+
+        RecordingSink(Log log, Path tiles) {
+            this.log = log;
+            this.tiles = tiles;
+        }
+
+        @Override
+        public void publish(TaskResult result) {
+            try {
+                filesAtPublish.put(result.seq(), WorkerFixtures.regularFiles(tiles));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            results.add(result);
+            log.add("publish " + result.seq() + (result.succeeded() ? " SUCCEEDED" : " FAILED"));
+        }
+
+        List<TaskResult> results() {
+            return List.copyOf(results);
+        }
+
+        Set<String> filesAtPublish(long seq) {
+            return filesAtPublish.getOrDefault(seq, Set.of());
+        }
+    }
+}

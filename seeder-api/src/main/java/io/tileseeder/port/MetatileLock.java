@@ -13,7 +13,11 @@ public interface MetatileLock {
     /** Waits at most {@code wait} for the lock; empty if someone else still holds it then. */
     Optional<Lease> tryLock(String metatileKey, Duration wait) throws InterruptedException;
 
-    /** A held lock; closing it releases it. */
+    /**
+     * A held lock; closing it releases it. A lease may be closed on another thread than the one that took it:
+     * the worker prepares a metatile on one thread and stores it, then releases the lock, on another. (A
+     * Redisson adapter therefore locks and unlocks with an explicit owner id, not the current thread's.)
+     */
     interface Lease extends AutoCloseable {
         @Override
         void close();

@@ -3,16 +3,25 @@ package io.tileseeder.grid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.GenerationMode;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import io.tileseeder.job.ShowFailingCase;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Tile envelopes tile the matrix: no gaps, no overlaps, the whole extent. */
+/** Tile envelopes tile the matrix: no gaps, no overlaps, the whole extent. Checked exhaustively. */
+@ExtendWith(ShowFailingCase.class)
 class TileEnvelopePropertyTest {
 
-    @Property(generation = GenerationMode.EXHAUSTIVE)
-    void tileEnvelopesTileTheMatrixExactly(@ForAll TileMatrixSet tms, @ForAll @IntRange(min = 0, max = 6) int z) {
+    static Stream<Arguments> tileEnvelopesTileTheMatrixExactly() {
+        return everyTileMatrixSetAndZoom(6);
+    }
+
+    @ParameterizedTest(name = "{0} zoom {1}")
+    @MethodSource
+    void tileEnvelopesTileTheMatrixExactly(TileMatrixSet tms, int z) {
         int width = tms.matrixWidth(z);
         int height = tms.matrixHeight(z);
         double minX = Double.POSITIVE_INFINITY;
@@ -51,13 +60,24 @@ class TileEnvelopePropertyTest {
         assertThat(tms.rangeBounds(tms.fullRange(z))).isEqualTo(matrix);
     }
 
-    @Property(generation = GenerationMode.EXHAUSTIVE)
-    void tilesAreSquareInCrsUnits(@ForAll TileMatrixSet tms, @ForAll @IntRange(min = 0, max = 24) int z) {
+    static Stream<Arguments> tilesAreSquareInCrsUnits() {
+        return everyTileMatrixSetAndZoom(TileMatrixSet.MAX_ZOOM);
+    }
+
+    @ParameterizedTest(name = "{0} zoom {1}")
+    @MethodSource
+    void tilesAreSquareInCrsUnits(TileMatrixSet tms, int z) {
         Bounds tile = tms.tileBounds(TileCoord.of(z, tms.matrixWidth(z) - 1, tms.matrixHeight(z) - 1));
         // Edges are differences of world-sized coordinates: allow a few ulps of the world's width.
         double tolerance = tms.crsBounds().width() * 1e-15;
         assertThat(tile.width()).isCloseTo(tms.tileSpan(z), within(tolerance));
         assertThat(tile.height()).isCloseTo(tms.tileSpan(z), within(tolerance));
         assertThat(tms.resolution(z) * TileMatrixSet.TILE_SIZE).isEqualTo(tms.tileSpan(z));
+    }
+
+    /** Every tile matrix set with every zoom level {@code 0..maxZoom}. */
+    private static Stream<Arguments> everyTileMatrixSetAndZoom(int maxZoom) {
+        return Stream.of(TileMatrixSet.values())
+                .flatMap(tms -> IntStream.rangeClosed(0, maxZoom).mapToObj(z -> Arguments.of(tms, z)));
     }
 }

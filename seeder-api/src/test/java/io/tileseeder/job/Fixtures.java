@@ -2,7 +2,6 @@ package io.tileseeder.job;
 
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
-import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,15 +14,10 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.Tuple.Tuple2;
 
 /**
- * Shared test fixtures for the seeder-api tests: a small layer catalog, job limits, request builders and jqwik
- * arbitraries for the grid arithmetic.
+ * Shared test fixtures for the seeder-api tests: a small layer catalog, job limits, request builders and the
+ * generated planning specs of the property tests (the generators themselves are in {@link Gen}).
  */
 public final class Fixtures {
 
@@ -85,79 +79,41 @@ public final class Fixtures {
         return Arrays.stream(values).boxed().collect(Collectors.toCollection(ArrayList::new));
     }
 
-    // ---- jqwik arbitraries -------------------------------------------------------------------------------
+    // ---- generated inputs for the property tests (see Gen) -----------------------------------------------
 
-    public static Arbitrary<TileMatrixSet> tileMatrixSets() {
-        return Arbitraries.of(TileMatrixSet.class);
-    }
-
-    public static Arbitrary<MetatileSize> metatileSizes(int maxSide) {
-        Arbitrary<Integer> side = Arbitraries.integers().between(1, maxSide);
-        return Combinators.combine(side, side).as(MetatileSize::new);
-    }
-
-    /** Zoom ranges {min, max} with {@code 0 <= min <= max <= maxZoom}. */
-    public static Arbitrary<int[]> zoomRanges(int maxZoom) {
-        Arbitrary<Integer> zoom = Arbitraries.integers().between(0, maxZoom);
-        return Combinators.combine(zoom, zoom).as((a, b) -> new int[] {Math.min(a, b), Math.max(a, b)});
+    /**
+     * {@code count} specs for the planning arithmetic with zoom levels up to {@code maxZoom} and metatile sides
+     * up to {@code maxSide}: the {@link #planningEdgeCases edge cases}, then random ones from {@link Gen#planningSpec}.
+     */
+    public static Stream<JobSpec> planningSpecs(long seed, int count, int maxZoom, int maxSide) {
+        return Gen.cases(seed, count, planningEdgeCases(maxZoom, maxSide), g -> g.planningSpec(maxZoom, maxSide));
     }
 
     /**
-     * Longitudes: anywhere in -180..180, on a tile edge of some zoom level (the awkward case for "touching
-     * is not intersecting"), or on the world's edge.
+     * For each tile matrix set: the whole world at zoom 0 alone and at every zoom; a point on a tile corner at
+     * the deepest zoom; a point inside a tile; a point on the world's corner; a bbox on tile edges. Among them
+     * zoom 0 and {@code maxZoom} alone, metatiles of 1x1 and {@code maxSide x maxSide}, and thin ones.
      */
-    public static Arbitrary<Double> longitudes() {
-        return Arbitraries.frequencyOf(
-                tuple(6, Arbitraries.doubles().between(-180, 180)),
-                tuple(3, onGrid(-180, 360, 9)),
-                tuple(1, Arbitraries.of(-180.0, 0.0, 180.0)));
+    public static List<JobSpec> planningEdgeCases(int maxZoom, int maxSide) {
+        MetatileSize one = new MetatileSize(1, 1);
+        MetatileSize largest = new MetatileSize(maxSide, maxSide);
+        List<JobSpec> specs = new ArrayList<>();
+        for (TileMatrixSet tms : TileMatrixSet.values()) {
+            specs.add(spec(tms, Bounds.WORLD_CRS84, 0, 0, one));
+            specs.add(spec(tms, Bounds.WORLD_CRS84, 0, maxZoom, largest));
+            specs.add(spec(tms, new Bounds(0, 0, 0, 0), maxZoom, maxZoom, one));
+            specs.add(spec(tms, new Bounds(7.44, 46.95, 7.44, 46.95), 0, maxZoom, new MetatileSize(maxSide, 1)));
+            specs.add(spec(tms, new Bounds(180, -90, 180, -90), 0, maxZoom, new MetatileSize(3, 2)));
+            specs.add(spec(tms, new Bounds(-45, 0, 45, 45), Math.min(2, maxZoom), maxZoom, new MetatileSize(1, maxSide)));
+        }
+        return specs;
     }
 
-    /** Latitudes: anywhere in -90..90, on a WorldCRS84Quad tile edge, or on the poles / equator. */
-    public static Arbitrary<Double> latitudes() {
-        return Arbitraries.frequencyOf(
-                tuple(6, Arbitraries.doubles().between(-90, 90)),
-                tuple(3, onGrid(-90, 180, 8)),
-                tuple(1, Arbitraries.of(-90.0, 0.0, 90.0)));
-    }
-
-    /** CRS84 bboxes, including degenerate (zero width or height) ones. */
-    public static Arbitrary<Bounds> bboxes() {
-        Arbitrary<Double> lon = longitudes();
-        Arbitrary<Double> lat = latitudes();
-        Arbitrary<Bounds> general = Combinators.combine(lon, lat, lon, lat).as((x0, y0, x1, y1) ->
-                new Bounds(Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)));
-        Arbitrary<Bounds> points = Combinators.combine(lon, lat).as((x, y) -> new Bounds(x, y, x, y));
-        return Arbitraries.frequencyOf(tuple(9, general), tuple(1, points));
-    }
-
-    /** Specs for planning: any tile matrix set, bbox, zoom range within {@code 0..maxZoom}, metatile side up to {@code maxSide}. */
-    public static Arbitrary<JobSpec> planningSpecs(int maxZoom, int maxSide) {
-        return Combinators.combine(tileMatrixSets(), bboxes(), zoomRanges(maxZoom), metatileSizes(maxSide))
-                .as((tms, bbox, zooms, size) -> spec(tms, bbox, zooms[0], zooms[1], size));
-    }
-
-    /** Instants between 1970 and 2100 with nanosecond precision. */
-    public static Arbitrary<Instant> instants() {
-        return Combinators.combine(Arbitraries.longs().between(0, 4_102_444_800L),
-                Arbitraries.integers().between(0, 999_999_999)).as(Instant::ofEpochSecond);
-    }
-
-    /** Tiles of some zoom level up to {@code maxZoom} that exist in {@code tms}. */
-    public static Arbitrary<TileCoord> tiles(TileMatrixSet tms, int maxZoom) {
-        return Arbitraries.integers().between(0, maxZoom).flatMap(z -> Combinators.combine(
-                        Arbitraries.integers().between(0, tms.matrixWidth(z) - 1),
-                        Arbitraries.integers().between(0, tms.matrixHeight(z) - 1))
-                .as((x, y) -> new TileCoord(z, x, y)));
-    }
-
-    /** Values {@code origin + i * extent / 2^k} for some level {@code k <= maxLevel}. */
-    private static Arbitrary<Double> onGrid(double origin, double extent, int maxLevel) {
-        return Arbitraries.integers().between(0, maxLevel).flatMap(k -> Arbitraries.integers()
-                .between(0, 1 << k).map(i -> origin + i * (extent / (1 << k))));
-    }
-
-    private static <T> Tuple2<Integer, Arbitrary<? extends T>> tuple(int weight, Arbitrary<? extends T> arbitrary) {
-        return Tuple.of(weight, arbitrary);
+    /** A planning spec in a line, for a test case's name: {@code WorldCRS84Quad z0-8 bbox [...] metatile 8x8}. */
+    public static String describe(JobSpec spec) {
+        Bounds b = spec.bbox();
+        return spec.tileMatrixSet() + " z" + spec.minZoom() + "-" + spec.maxZoom() + " bbox [" + b.minX() + ", "
+                + b.minY() + ", " + b.maxX() + ", " + b.maxY() + "] metatile " + spec.metatile().width() + "x"
+                + spec.metatile().height();
     }
 }

@@ -12,23 +12,32 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.DoubleRange;
-import net.jqwik.api.constraints.Size;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The planning arithmetic: every tile in exactly one task, numbered in order, resumable anywhere. */
+/**
+ * The planning arithmetic: every tile in exactly one task, numbered in order, resumable anywhere. Each test runs
+ * on specs from {@link Fixtures#planningSpecs} with its own fixed seed: the edge cases, then random ones.
+ */
+@ExtendWith(ShowFailingCase.class)
 class MetatilePlanPropertyTest {
 
-    @Provide
-    Arbitrary<JobSpec> jobs() {
-        return Fixtures.planningSpecs(8, 8);
+    /** Zoom levels 0..8 and metatile sides 1..8 keep a job's tiles countable one by one. */
+    private static final int MAX_ZOOM = 8;
+    private static final int MAX_SIDE = 8;
+
+    static Stream<Named<JobSpec>> everyTileOfTheJobIsPlannedInExactlyOneTask() {
+        return jobs(0x9A7E_0001L, 200);
     }
 
-    @Property(tries = 200)
-    void everyTileOfTheJobIsPlannedInExactlyOneTask(@ForAll("jobs") JobSpec spec) {
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource
+    void everyTileOfTheJobIsPlannedInExactlyOneTask(JobSpec spec) {
         TileMatrixSet tms = spec.tileMatrixSet();
         MetatilePlan plan = new MetatilePlan(spec);
         Map<Integer, BitSet> planned = new HashMap<>();
@@ -75,10 +84,18 @@ class MetatilePlanPropertyTest {
         }
     }
 
-    @Property(tries = 200)
-    void resumingFromAnySequenceNumberYieldsTheRestOfThePlan(
-            @ForAll("jobs") JobSpec spec,
-            @ForAll @Size(min = 1, max = 4) List<@DoubleRange(min = 0, max = 1) Double> cuts) {
+    /** With one to four cut points in 0..1, the first cases cutting at the very start and the very end. */
+    static Stream<Arguments> resumingFromAnySequenceNumberYieldsTheRestOfThePlan() {
+        List<JobSpec> specs = Fixtures.planningSpecs(0x9A7E_0002L, 200, MAX_ZOOM, MAX_SIDE).toList();
+        List<List<Double>> cuts = Gen.cases(0x9A7E_1002L, specs.size(),
+                List.of(List.of(0.0), List.of(1.0), List.of(0.0, 0.5, 0.99, 1.0)),
+                g -> g.list(1, 4, () -> g.between(0.0, 1.0))).toList();
+        return IntStream.range(0, specs.size()).mapToObj(i -> Arguments.of(named(specs.get(i)), cuts.get(i)));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}, cuts {1}")
+    @MethodSource
+    void resumingFromAnySequenceNumberYieldsTheRestOfThePlan(JobSpec spec, List<Double> cuts) {
         MetatilePlan plan = new MetatilePlan(spec);
         List<PlannedMetatile> all = new ArrayList<>();
         plan.forEach(all::add);
@@ -98,13 +115,26 @@ class MetatilePlanPropertyTest {
         }
     }
 
-    @Property(tries = 100)
-    void anIteratorStopsAtTheEnd(@ForAll("jobs") JobSpec spec) {
+    static Stream<Named<JobSpec>> anIteratorStopsAtTheEnd() {
+        return jobs(0x9A7E_0003L, 100);
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource
+    void anIteratorStopsAtTheEnd(JobSpec spec) {
         MetatilePlan plan = new MetatilePlan(spec);
         Iterator<PlannedMetatile> rest = plan.from(Math.max(0, plan.taskCount() - 1));
         assertThat(rest.hasNext()).isTrue();
         assertThat(rest.next().seq()).isEqualTo(plan.taskCount() - 1);
         assertThat(rest.hasNext()).isFalse();
+    }
+
+    private static Stream<Named<JobSpec>> jobs(long seed, int count) {
+        return Fixtures.planningSpecs(seed, count, MAX_ZOOM, MAX_SIDE).map(MetatilePlanPropertyTest::named);
+    }
+
+    private static Named<JobSpec> named(JobSpec spec) {
+        return Named.of(Fixtures.describe(spec), spec);
     }
 
     private static long order(PlannedMetatile task) {

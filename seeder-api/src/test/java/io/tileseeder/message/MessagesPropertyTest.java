@@ -3,103 +3,107 @@ package io.tileseeder.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.grid.TileMatrixSet;
-import io.tileseeder.job.Fixtures;
+import io.tileseeder.job.Gen;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.Mode;
+import io.tileseeder.job.ShowFailingCase;
 import io.tileseeder.job.TileFormat;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Builders;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every message survives being written and read back. */
+/**
+ * Every message survives being written and read back. Each test runs on its edge cases (empty and extreme
+ * values, every character that JSON must escape), then on random messages from a {@link Gen} with the test's
+ * own fixed seed.
+ */
+@ExtendWith(ShowFailingCase.class)
 class MessagesPropertyTest {
 
-    @Property(tries = 300)
-    void tasksRoundTrip(@ForAll("tasks") MetatileTask task) {
+    /** Every character {@link Gen#text} uses besides a-z and 0-9. */
+    private static final String AWKWARD = "-_/ \"\\\n\t\u0001éß地図";
+    private static final Instant FIRST = Instant.EPOCH;
+    private static final Instant LAST = Instant.ofEpochSecond(4_102_444_800L, 999_999_999);
+    private static final TileCounts MAX_COUNTS = new TileCounts(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
+            Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+
+    static Stream<Named<MetatileTask>> tasksRoundTrip() {
+        int max = Integer.MAX_VALUE;
+        List<MetatileTask> edgeCases = List.of(
+                new MetatileTask(MetatileTask.VERSION, "", 0, "", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
+                        Mode.SEED, 0, 0, 0, 0, 0, 0, 0, 0, 0, null),
+                new MetatileTask(MetatileTask.VERSION, AWKWARD, Long.MAX_VALUE, AWKWARD, TileMatrixSet.WORLD_CRS84_QUAD,
+                        TileFormat.JPEG, Mode.RESEED, TileMatrixSet.MAX_ZOOM, max, max, max, max, max, max, max, max, LAST),
+                new MetatileTask(MetatileTask.VERSION, "j", 1, "l", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
+                        Mode.TRUNCATE, 1, 1, 1, 1, 1, 1, 1, 1, 1, FIRST));
+        return named(Gen.cases(0x5EED_3001L, 300, edgeCases, MessagesPropertyTest::task));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource
+    void tasksRoundTrip(MetatileTask task) {
         assertThat(Messages.task(Messages.toJson(task))).isEqualTo(task);
     }
 
-    @Property(tries = 300)
-    void resultsRoundTrip(@ForAll("results") TaskResult result) {
+    static Stream<Named<TaskResult>> resultsRoundTrip() {
+        List<TaskResult> edgeCases = List.of(
+                new TaskResult(TaskResult.VERSION, "", 0, true, TileCounts.ZERO, null),
+                new TaskResult(TaskResult.VERSION, AWKWARD, Long.MAX_VALUE, false, MAX_COUNTS, AWKWARD),
+                new TaskResult(TaskResult.VERSION, "j", 1, false, TileCounts.ZERO, ""));
+        return named(Gen.cases(0x5EED_3002L, 300, edgeCases, g -> new TaskResult(TaskResult.VERSION, text(g),
+                g.nonNegativeLong(), g.chance(0.5), counts(g), g.orNull(0.5, () -> text(g)))));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource
+    void resultsRoundTrip(TaskResult result) {
         assertThat(Messages.result(Messages.toJson(result))).isEqualTo(result);
     }
 
-    @Property(tries = 300)
-    void eventsRoundTrip(@ForAll("events") JobEvent event) {
+    static Stream<Named<JobEvent>> eventsRoundTrip() {
+        List<JobEvent> edgeCases = List.of(
+                new JobEvent(JobEvent.VERSION, "", JobState.PLANNING, FIRST, TileCounts.ZERO, 0, Map.of(), null, Map.of()),
+                new JobEvent(JobEvent.VERSION, AWKWARD, JobState.CANCELLED, LAST, MAX_COUNTS, Long.MAX_VALUE,
+                        Map.of(0L, "", Long.MAX_VALUE, AWKWARD), AWKWARD, Map.of(AWKWARD, "", "k", AWKWARD)),
+                new JobEvent(JobEvent.VERSION, "j", JobState.FAILED, FIRST, TileCounts.ZERO, 1, Map.of(1L, "x"), "",
+                        Map.of("k", "v")));
+        return named(Gen.cases(0x5EED_3003L, 300, edgeCases, g -> new JobEvent(JobEvent.VERSION, text(g),
+                g.oneOf(JobState.class), g.instant(), counts(g), g.nonNegativeLong(),
+                g.map(5, g::nonNegativeLong, () -> text(g)), g.orNull(0.5, () -> text(g)),
+                g.map(4, () -> g.text(1, 30), () -> text(g)))));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource
+    void eventsRoundTrip(JobEvent event) {
         assertThat(Messages.event(Messages.toJson(event))).isEqualTo(event);
     }
 
-    @Provide
-    Arbitrary<MetatileTask> tasks() {
-        Arbitrary<Integer> ints = Arbitraries.integers().between(0, Integer.MAX_VALUE);
-        return Builders.withBuilder(TaskBuilder::new)
-                .use(text()).in((b, v) -> b.with(t -> t.jobId = v))
-                .use(Arbitraries.longs().greaterOrEqual(0)).in((b, v) -> b.with(t -> t.seq = v))
-                .use(text()).in((b, v) -> b.with(t -> t.layer = v))
-                .use(Arbitraries.of(TileMatrixSet.class)).in((b, v) -> b.with(t -> t.tms = v))
-                .use(Arbitraries.of(TileFormat.class)).in((b, v) -> b.with(t -> t.format = v))
-                .use(Arbitraries.of(Mode.class)).in((b, v) -> b.with(t -> t.mode = v))
-                .use(Arbitraries.integers().between(0, TileMatrixSet.MAX_ZOOM)).in((b, v) -> b.with(t -> t.z = v))
-                .use(ints.list().ofSize(8)).in((b, v) -> b.with(t -> t.numbers = v.stream().mapToInt(i -> i).toArray()))
-                .use(Fixtures.instants().injectNull(0.4)).in((b, v) -> b.with(t -> t.refreshBefore = v))
-                .build(TaskBuilder::build);
+    private static MetatileTask task(Gen g) {
+        return new MetatileTask(MetatileTask.VERSION, text(g), g.nonNegativeLong(), text(g), g.oneOf(TileMatrixSet.class),
+                g.oneOf(TileFormat.class), g.oneOf(Mode.class), g.between(0, TileMatrixSet.MAX_ZOOM),
+                g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
+                g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
+                g.orNull(0.4, g::instant));
     }
 
-    @Provide
-    Arbitrary<TaskResult> results() {
-        return Combinators.combine(text(), Arbitraries.longs().greaterOrEqual(0), Arbitraries.of(true, false),
-                        counts(), text().injectNull(0.5))
-                .as((jobId, seq, ok, counts, error) -> new TaskResult(TaskResult.VERSION, jobId, seq, ok, counts, error));
+    private static TileCounts counts(Gen g) {
+        return new TileCounts(g.nonNegativeLong(), g.nonNegativeLong(), g.nonNegativeLong(), g.nonNegativeLong(),
+                g.nonNegativeLong(), g.nonNegativeLong());
     }
 
-    @Provide
-    Arbitrary<JobEvent> events() {
-        Arbitrary<Map<Long, String>> failed = Arbitraries.maps(Arbitraries.longs().greaterOrEqual(0), text()).ofMaxSize(5);
-        Arbitrary<Map<String, String>> labels = Arbitraries.maps(text().ofMinLength(1), text()).ofMaxSize(4);
-        return Combinators.combine(text(), Arbitraries.of(JobState.class), Fixtures.instants(), counts(),
-                        Arbitraries.longs().greaterOrEqual(0), failed, text().injectNull(0.5), labels)
-                .as((jobId, state, time, counts, tasksFailed, failedTasks, reason, labelMap) -> new JobEvent(
-                        JobEvent.VERSION, jobId, state, time, counts, tasksFailed, failedTasks, reason, labelMap));
+    /** Text of up to 30 characters, with the characters JSON must escape and some outside ASCII. */
+    private static String text(Gen g) {
+        return g.text(0, 30);
     }
 
-    private static Arbitrary<TileCounts> counts() {
-        Arbitrary<Long> n = Arbitraries.longs().greaterOrEqual(0);
-        return Combinators.combine(n, n, n, n, n, n).as(TileCounts::new);
-    }
-
-    /** Text with the characters JSON must escape and some outside ASCII. */
-    private static net.jqwik.api.arbitraries.StringArbitrary text() {
-        return Arbitraries.strings().withCharRange('a', 'z').withCharRange('0', '9')
-                .withChars('-', '_', '/', ' ', '"', '\\', '\n', '\t', '\u0001', 'é', 'ß', '地', '図')
-                .ofMaxLength(30);
-    }
-
-    /** Mutable holder for the seventeen fields of a task. */
-    private static final class TaskBuilder {
-        String jobId;
-        long seq;
-        String layer;
-        TileMatrixSet tms;
-        TileFormat format;
-        Mode mode;
-        int z;
-        int[] numbers;
-        Instant refreshBefore;
-
-        TaskBuilder with(java.util.function.Consumer<TaskBuilder> change) {
-            change.accept(this);
-            return this;
-        }
-
-        MetatileTask build() {
-            return new MetatileTask(MetatileTask.VERSION, jobId, seq, layer, tms, format, mode, z, numbers[0],
-                    numbers[1], numbers[2], numbers[3], numbers[4], numbers[5], numbers[6], numbers[7], refreshBefore);
-        }
+    /** Each message named by its fields, strings quoted and escaped. */
+    private static <T> Stream<Named<T>> named(Stream<T> messages) {
+        return messages.map(m -> Named.of(Gen.describe(m), m));
     }
 }

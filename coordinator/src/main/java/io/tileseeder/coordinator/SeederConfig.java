@@ -39,12 +39,15 @@ public interface SeederConfig {
         /** Metatiles rendered at once; default 2 × cores. */
         OptionalInt threads();
 
-        /** Deliveries of a failing task before it is recorded FAILED. */
-        @WithDefault("3")
+        /**
+         * Deliveries of a task before it is recorded FAILED. A task put back because its metatile was locked
+         * by someone else counts too, as it does in a Kafka share group (whose default limit is also 5).
+         */
+        @WithDefault("5")
         int maxDeliveries();
 
-        /** How long a worker waits for a metatile's lock before putting the task back. */
-        @WithDefault("10s")
+        /** How long a worker waits for a metatile's lock before putting the task back (with backoff). */
+        @WithDefault("1s")
         Duration lockWait();
 
         /** Metatile tasks the planner may queue ahead of the workers. */

@@ -3,7 +3,9 @@ package io.tileseeder.job;
 /**
  * Limits on what one job may ask for.
  *
- * @param maxTilesPerJob the most tiles a job may cover; a larger one is refused with its count
+ * @param maxTilesPerJob the most tiles a job may cover; a larger one is refused with its count. At most
+ *                       {@link Integer#MAX_VALUE}: a job's tasks are numbered, and their results recorded in
+ *                       a bitmap, by int
  * @param maxLabels      the most labels a job may carry
  */
 public record JobLimits(long maxTilesPerJob, int maxLabels) {
@@ -11,8 +13,9 @@ public record JobLimits(long maxTilesPerJob, int maxLabels) {
     public static final int MAX_LABEL_LENGTH = 128;
 
     public JobLimits {
-        if (maxTilesPerJob < 1 || maxLabels < 0) {
-            throw new IllegalArgumentException("job limits must be positive");
+        if (maxTilesPerJob < 1 || maxTilesPerJob > Integer.MAX_VALUE || maxLabels < 0) {
+            throw new IllegalArgumentException("max tiles per job must be 1.." + Integer.MAX_VALUE
+                    + " and max labels not negative; got " + maxTilesPerJob + " and " + maxLabels);
         }
     }
 }

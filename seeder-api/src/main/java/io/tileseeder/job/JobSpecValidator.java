@@ -43,8 +43,7 @@ public final class JobSpecValidator {
 
         TileMatrixSet tms = tileMatrixSet(request.tileMatrixSet(), layer, errors);
         TileFormat format = format(request.format(), layer, errors);
-        Mode mode = Objects.requireNonNullElse(request.mode(), "seed").isEmpty() ? null
-                : Mode.byId(Objects.requireNonNullElse(request.mode(), "seed")).orElse(null);
+        Mode mode = Mode.byId(Objects.requireNonNullElse(request.mode(), Mode.SEED.id())).orElse(null);
         if (mode == null) {
             errors.add(new FieldError("mode", "unknown mode '" + request.mode() + "'; one of: seed, reseed, truncate"));
         }

@@ -30,6 +30,26 @@ public record JobStatus(String id, JobSpec spec, JobState state, Instant created
                 TileCounts.ZERO, Map.of(), null, idempotencyKey);
     }
 
+    /** This job after more planning: PLANNING becomes RUNNING when the first tasks are queued. */
+    public JobStatus withPlanned(long tasks, boolean done, Instant now) {
+        return new JobStatus(id, spec, state == JobState.PLANNING ? JobState.RUNNING : state, created,
+                started == null ? now : started, finished, tasks, done, tasksDone, tasksFailed, tilesPlanned, counts,
+                failedTasks, reason, idempotencyKey);
+    }
+
+    /** This job with one more task result; {@code failures} is the (bounded) sample of failed tasks to keep. */
+    public JobStatus withResult(boolean succeeded, TileCounts taskCounts, Map<Long, String> failures) {
+        return new JobStatus(id, spec, state, created, started, finished, tasksPlanned, planningDone, tasksDone + 1,
+                tasksFailed + (succeeded ? 0 : 1), tilesPlanned, counts.plus(taskCounts), failures, reason,
+                idempotencyKey);
+    }
+
+    /** This job in a final state. */
+    public JobStatus withFinalState(JobState finalState, String why, Instant now) {
+        return new JobStatus(id, spec, finalState, created, started, now, tasksPlanned, planningDone, tasksDone,
+                tasksFailed, tilesPlanned, counts, failedTasks, why, idempotencyKey);
+    }
+
     /** Every planned task has a result and no more are coming. */
     public boolean allTasksDone() {
         return planningDone && tasksDone >= tasksPlanned;

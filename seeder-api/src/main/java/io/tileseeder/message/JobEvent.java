@@ -2,7 +2,6 @@ package io.tileseeder.message;
 
 import io.tileseeder.job.JobState;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -19,9 +18,5 @@ public record JobEvent(int v, String jobId, JobState state, Instant time, TileCo
     public JobEvent {
         failedTasks = Map.copyOf(failedTasks);
         labels = Map.copyOf(labels);
-    }
-
-    public List<String> failureSummary() {
-        return failedTasks.entrySet().stream().map(e -> "task " + e.getKey() + ": " + e.getValue()).toList();
     }
 }

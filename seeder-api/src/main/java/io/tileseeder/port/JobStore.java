@@ -17,6 +17,9 @@ public interface JobStore {
 
     Optional<JobStatus> get(String id);
 
+    /** The job a client submitted with this idempotency key, if it is still known. */
+    Optional<JobStatus> findByIdempotencyKey(String key);
+
     /** The newest jobs first, at most {@code limit}. */
     List<JobStatus> list(int limit);
 

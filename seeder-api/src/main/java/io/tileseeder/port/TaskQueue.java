@@ -7,8 +7,11 @@ import java.util.Optional;
 /** Carries metatile tasks from the planner to the workers. Bounded: a full queue makes the planner wait. */
 public interface TaskQueue {
 
-    /** Hands a task to the workers; blocks while the queue is full. */
-    void publish(MetatileTask task) throws InterruptedException;
+    /**
+     * Hands a task to the workers, waiting at most {@code timeout} for room; false if there was none, so a
+     * planner can check for cancellation between tries.
+     */
+    boolean offer(MetatileTask task, Duration timeout) throws InterruptedException;
 
     /** The next task, waiting at most {@code timeout}; empty if none came. */
     Optional<TaskDelivery> poll(Duration timeout) throws InterruptedException;

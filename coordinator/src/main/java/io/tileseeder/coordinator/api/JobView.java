@@ -6,7 +6,6 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.TileCounts;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 
 /** A job as the API shows it: its spec with defaults filled in, its state and its progress. */
@@ -46,6 +45,4 @@ public record JobView(String id, JobState state, JobRequest spec, Instant create
         return new JobView(job.id(), job.state(), job.spec().toRequest(), job.created(), job.started(),
                 job.finished(), progress, failed, job.reason());
     }
-
-    static final Comparator<JobView> NEWEST_FIRST = Comparator.comparing(JobView::created).reversed();
 }

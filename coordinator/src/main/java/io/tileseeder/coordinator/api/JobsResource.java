@@ -66,9 +66,16 @@ public class JobsResource {
 
     @GET
     @Operation(summary = "List jobs, newest first")
-    public List<JobView> list(@QueryParam("limit") @DefaultValue("100") int limit) {
+    public List<JobView> list(@QueryParam("limit") @DefaultValue("100") String limitText) {
+        int limit;
+        try {
+            limit = Integer.parseInt(limitText.trim());
+        } catch (NumberFormatException e) {
+            limit = 0;
+        }
         if (limit < 1 || limit > MAX_LIST) {
-            throw new InvalidJobException(List.of(new FieldError("limit", "must be 1.." + MAX_LIST + ", got " + limit)));
+            throw new InvalidJobException(List.of(new FieldError("limit",
+                    "must be a whole number 1.." + MAX_LIST + ", got '" + limitText + "'")));
         }
         Instant now = Instant.now();
         return jobs().list(limit).stream().map(job -> JobView.of(job, now)).toList();

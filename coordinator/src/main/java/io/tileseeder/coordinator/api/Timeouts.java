@@ -19,15 +19,19 @@ public final class Timeouts {
         String value = text.trim().toLowerCase(Locale.ROOT);
         Matcher m = SHORT.matcher(value);
         if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            String unit = m.group(2) == null ? "s" : m.group(2);
-            return switch (unit) {
-                case "ms" -> Duration.ofMillis(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                case "d" -> Duration.ofDays(n);
-                default -> Duration.ofSeconds(n);
-            };
+            try {
+                long n = Long.parseLong(m.group(1));
+                String unit = m.group(2) == null ? "s" : m.group(2);
+                return switch (unit) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    case "d" -> Duration.ofDays(n);
+                    default -> Duration.ofSeconds(n);
+                };
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new IllegalArgumentException("'" + text + "' is too long a duration");
+            }
         }
         try {
             Duration duration = Duration.parse(text.trim().toUpperCase(Locale.ROOT));

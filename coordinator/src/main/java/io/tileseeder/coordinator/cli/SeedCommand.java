@@ -2,6 +2,7 @@ package io.tileseeder.coordinator.cli;
 
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.api.JobView;
+import io.tileseeder.coordinator.api.Timeouts;
 import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.InvalidJobException;
@@ -19,12 +20,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code seeder seed}: seeds a layer on this machine with the embedded engine, with a live progress line. */
 @Command(name = "seed", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Seeds the tiles of a layer into a folder, on this machine, with no servers.",
-                "Exit status: 0 succeeded, 1 bad usage or request, 2 failed, 3 cancelled."})
+                "Exit status: 0 succeeded, 1 bad usage or request, 2 failed, 3 cancelled, 4 timed out."})
 final class SeedCommand implements Callable<Integer> {
 
     private static final Duration REFRESH = Duration.ofMillis(250);
@@ -68,12 +70,24 @@ final class SeedCommand implements Callable<Integer> {
     @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label carried by the job; repeatable.")
     Map<String, String> labels = new LinkedHashMap<>();
 
+    @Option(names = "--timeout", paramLabel = "DURATION",
+            description = "Give up after this long (e.g. 90s, 30m, 2h): the job is cancelled and the exit status is 4.")
+    String timeout;
+
     SeedCommand(Engines engines) {
         this.engines = engines;
     }
 
     @Override
     public Integer call() throws InterruptedException {
+        Instant deadline = null;
+        if (timeout != null) {
+            try {
+                deadline = Instant.now().plus(Timeouts.parse(timeout));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--timeout: " + e.getMessage());
+            }
+        }
         JobRequest request = new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom),
                 bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
                 metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, 0, labels);
@@ -94,7 +108,12 @@ final class SeedCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        JobStatus done = follow(jobs, job.id(), err);
+        JobStatus done = follow(jobs, job.id(), err, deadline);
+        if (!done.state().isFinal()) {
+            jobs.cancel(job.id());
+            err.println("error: timed out after " + timeout + "; the job was cancelled");
+            return ExitCodes.TIMED_OUT;
+        }
         Summary.print(out, done, running.store().describe());
         if (done.reason() != null) {
             err.println("error: job " + done.state() + ": " + done.reason());
@@ -102,7 +121,8 @@ final class SeedCommand implements Callable<Integer> {
         return ExitCodes.of(done.state());
     }
 
-    private JobStatus follow(JobService jobs, String id, PrintWriter err) throws InterruptedException {
+    /** Shows progress until the job is final, or the deadline (if any) passes; returns its last state. */
+    private JobStatus follow(JobService jobs, String id, PrintWriter err, Instant deadline) throws InterruptedException {
         boolean terminal = System.console() != null;
         Instant lastLog = Instant.now();
         while (true) {
@@ -120,7 +140,7 @@ final class SeedCommand implements Callable<Integer> {
                 err.flush();
                 lastLog = Instant.now();
             }
-            if (status.state().isFinal()) {
+            if (status.state().isFinal() || deadline != null && Instant.now().isAfter(deadline)) {
                 if (terminal) {
                     err.println();
                 }

@@ -29,7 +29,9 @@ public final class EmbeddedEngine implements AutoCloseable {
         this.settings = settings;
         this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
         this.store = new FileTileStore(settings.storeRoot());
-        InMemoryTaskQueue queue = new InMemoryTaskQueue(settings.queueCapacity(), settings.workerThreads());
+        // Deliveries out at once: one per CPU thread plus one per store slot.
+        InMemoryTaskQueue queue = new InMemoryTaskQueue(settings.queueCapacity(),
+                settings.workerThreads() + settings.ioThreads());
         this.jobs = new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
                 new InMemoryJobStore(Clock.systemUTC(), settings.retainJobs()), queue, store, Clock.systemUTC(),
                 settings.maxRunningJobs(), settings.maxWaiters());

@@ -35,8 +35,8 @@ public record EngineSettings(Path storeRoot, Optional<Path> layersFile, int work
 
     public static EngineSettings defaults(Path storeRoot) {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new EngineSettings(storeRoot, Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 3,
-                Duration.ofSeconds(10), new JobLimits(100_000_000L, 32), 4, 256, 1000);
+        return new EngineSettings(storeRoot, Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 5,
+                Duration.ofSeconds(1), new JobLimits(100_000_000L, 32), 4, 256, 1000);
     }
 
     public EngineSettings withStoreRoot(Path root) {

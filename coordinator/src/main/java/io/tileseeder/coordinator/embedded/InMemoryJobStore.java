@@ -7,6 +7,7 @@ import io.tileseeder.port.JobStore;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -56,20 +57,20 @@ public final class InMemoryJobStore implements JobStore {
     }
 
     @Override
+    public synchronized Optional<JobStatus> findByIdempotencyKey(String key) {
+        return Optional.ofNullable(byIdempotencyKey.get(key)).map(jobs::get);
+    }
+
+    @Override
     public synchronized List<JobStatus> list(int limit) {
         List<JobStatus> newestFirst = new ArrayList<>(jobs.values());
-        java.util.Collections.reverse(newestFirst);
+        Collections.reverse(newestFirst);
         return List.copyOf(newestFirst.subList(0, Math.min(limit, newestFirst.size())));
     }
 
     @Override
     public synchronized JobStatus planned(String id, long tasksPlanned, boolean planningDone) {
-        JobStatus job = require(id);
-        JobState state = job.state() == JobState.PLANNING ? JobState.RUNNING : job.state();
-        JobStatus updated = new JobStatus(job.id(), job.spec(), state, job.created(),
-                job.started() == null ? clock.instant() : job.started(), job.finished(), tasksPlanned, planningDone,
-                job.tasksDone(), job.tasksFailed(), job.tilesPlanned(), job.counts(), job.failedTasks(),
-                job.reason(), job.idempotencyKey());
+        JobStatus updated = require(id).withPlanned(tasksPlanned, planningDone, clock.instant());
         jobs.put(id, updated);
         return updated;
     }
@@ -78,7 +79,7 @@ public final class InMemoryJobStore implements JobStore {
     public synchronized boolean record(TaskResult result) {
         JobStatus job = jobs.get(result.jobId());
         BitSet bits = recorded.get(result.jobId());
-        if (job == null || bits == null || result.seq() > Integer.MAX_VALUE || bits.get((int) result.seq())) {
+        if (job == null || bits == null || bits.get(Math.toIntExact(result.seq()))) {
             return false;
         }
         bits.set((int) result.seq());
@@ -87,10 +88,7 @@ public final class InMemoryJobStore implements JobStore {
             failures = new HashMap<>(failures);
             failures.put(result.seq(), result.error());
         }
-        jobs.put(job.id(), new JobStatus(job.id(), job.spec(), job.state(), job.created(), job.started(),
-                job.finished(), job.tasksPlanned(), job.planningDone(), job.tasksDone() + 1,
-                job.tasksFailed() + (result.succeeded() ? 0 : 1), job.tilesPlanned(),
-                job.counts().plus(result.counts()), failures, job.reason(), job.idempotencyKey()));
+        jobs.put(job.id(), job.withResult(result.succeeded(), result.counts(), failures));
         return true;
     }
 
@@ -103,9 +101,7 @@ public final class InMemoryJobStore implements JobStore {
         if (job.state().isFinal()) {
             return Optional.empty();
         }
-        JobStatus finished = new JobStatus(job.id(), job.spec(), state, job.created(), job.started(),
-                clock.instant(), job.tasksPlanned(), job.planningDone(), job.tasksDone(), job.tasksFailed(),
-                job.tilesPlanned(), job.counts(), job.failedTasks(), reason, job.idempotencyKey());
+        JobStatus finished = job.withFinalState(state, reason, clock.instant());
         jobs.put(id, finished);
         recorded.remove(id);
         forgetOldFinishedJobs();

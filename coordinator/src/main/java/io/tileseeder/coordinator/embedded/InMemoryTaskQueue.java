@@ -7,31 +7,38 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The embedded mode's task queue: a bounded in-process queue. New tasks wait in {@code pending}; a released
- * task goes to {@code redeliver}, which is served first and has room for every task that can be out at once
- * (one per worker thread), so releasing never blocks and never competes with the planner for space.
+ * The embedded mode's task queue: a bounded in-process queue. New tasks wait in {@code pending}. A released
+ * task waits in {@code redeliver} until its backoff has passed (0.1 s, doubling per delivery, at most 5 s),
+ * and is then served before new tasks. {@code redeliver} never holds more than the deliveries that can be out
+ * at once ({@code maxHolders}), so releasing never blocks and never competes with the planner for room.
  */
 public final class InMemoryTaskQueue implements TaskQueue {
 
+    private static final long FIRST_BACKOFF_MS = 100;
+    private static final long MAX_BACKOFF_MS = 5_000;
+
     private final BlockingQueue<Entry> pending;
-    private final BlockingQueue<Entry> redeliver;
+    private final DelayQueue<Entry> redeliver = new DelayQueue<>();
+    private final int maxHolders;
 
     /**
      * @param capacity   tasks that may wait; a planner that gets this far ahead waits
-     * @param maxHolders how many deliveries can be out at once (the worker threads)
+     * @param maxHolders how many deliveries can be out at once (every worker thread of every stage)
      */
     public InMemoryTaskQueue(int capacity, int maxHolders) {
         this.pending = new ArrayBlockingQueue<>(capacity);
-        this.redeliver = new ArrayBlockingQueue<>(maxHolders);
+        this.maxHolders = maxHolders;
     }
 
     @Override
-    public void publish(MetatileTask task) throws InterruptedException {
-        pending.put(new Entry(task, 0));
+    public boolean offer(MetatileTask task, Duration timeout) throws InterruptedException {
+        return pending.offer(new Entry(task, 0, 0), timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     @Override
@@ -48,7 +55,16 @@ public final class InMemoryTaskQueue implements TaskQueue {
         return pending.size() + redeliver.size();
     }
 
-    private record Entry(MetatileTask task, int deliveries) {
+    private record Entry(MetatileTask task, int deliveries, long dueNanos) implements Delayed {
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return unit.convert(dueNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            return Long.compare(dueNanos, ((Entry) other).dueNanos);
+        }
     }
 
     private final class Delivery implements TaskDelivery {
@@ -78,10 +94,12 @@ public final class InMemoryTaskQueue implements TaskQueue {
 
         @Override
         public void release() {
-            finish();
-            if (!redeliver.offer(new Entry(task, count))) {
-                throw new IllegalStateException("more deliveries released than can be out at once");
+            if (redeliver.size() >= maxHolders) {
+                throw new IllegalStateException("more deliveries released than can be out at once (" + maxHolders + ")");
             }
+            finish();
+            long backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(count - 1, 16));
+            redeliver.add(new Entry(task, count, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff)));
         }
 
         @Override

@@ -10,7 +10,6 @@ import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.PlannedMetatile;
 import io.tileseeder.job.MetatilePlan;
-import io.tileseeder.message.JobEvent;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.port.JobStore;
@@ -24,16 +23,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import java.util.logging.Logger;
 
 /**
@@ -46,6 +45,8 @@ public final class JobService implements ResultSink, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(JobService.class.getName());
     /** Planned-task counts are written to the store every this many tasks (and at the end). */
     private static final int PROGRESS_EVERY = 256;
+    /** How often a planner waiting on a full queue checks whether its job was cancelled. */
+    private static final Duration OFFER_WAIT = Duration.ofMillis(200);
 
     private final LayerCatalog layers;
     private final JobSpecValidator validator;
@@ -56,9 +57,9 @@ public final class JobService implements ResultSink, AutoCloseable {
     private final int maxRunningJobs;
     private final int maxWaiters;
     private final ThreadPoolExecutor planners;
-    private final ConcurrentMap<String, CompletableFuture<JobStatus>> finals = new ConcurrentHashMap<>();
+    /** Each waiting client's own future, per job; a client that times out removes its own. */
+    private final ConcurrentMap<String, Set<CompletableFuture<JobStatus>>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger waiters = new AtomicInteger();
-    private final List<Consumer<JobEvent>> listeners = new CopyOnWriteArrayList<>();
 
     public JobService(LayerCatalog layers, JobSpecValidator validator, JobStore store, TaskQueue queue,
                       TileStore tiles, Clock clock, int maxRunningJobs, int maxWaiters) {
@@ -80,11 +81,6 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.planners.allowCoreThreadTimeOut(true);
     }
 
-    /** Called with every job event (a job reached a final state), after the state is recorded. */
-    public void onEvent(Consumer<JobEvent> listener) {
-        listeners.add(listener);
-    }
-
     public LayerCatalog layers() {
         return layers;
     }
@@ -97,8 +93,7 @@ public final class JobService implements ResultSink, AutoCloseable {
      */
     public synchronized JobStatus submit(JobRequest request, String idempotencyKey) {
         if (idempotencyKey != null) {
-            Optional<JobStatus> existing = store.list(Integer.MAX_VALUE).stream()
-                    .filter(job -> idempotencyKey.equals(job.idempotencyKey())).findFirst();
+            Optional<JobStatus> existing = store.findByIdempotencyKey(idempotencyKey);
             if (existing.isPresent()) {
                 return existing.get();
             }
@@ -111,7 +106,13 @@ public final class JobService implements ResultSink, AutoCloseable {
         }
         JobStatus job = store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, spec.tileCount(),
                 clock.instant(), idempotencyKey));
-        planners.execute(() -> plan(job.id(), spec));
+        try {
+            planners.execute(() -> plan(job.id(), spec));
+        } catch (RejectedExecutionException e) {
+            // Planners of cancelled jobs still winding down hold every slot: refuse rather than orphan the job.
+            store.finish(job.id(), JobState.FAILED, "refused: every planner is busy").ifPresent(this::finished);
+            throw new TooManyJobsException("every planner is busy (" + maxRunningJobs + "); try again shortly");
+        }
         return job;
     }
 
@@ -154,12 +155,18 @@ public final class JobService implements ResultSink, AutoCloseable {
             waiters.decrementAndGet();
             throw new TooManyJobsException(maxWaiters + " clients are waiting on jobs already, the limit");
         }
-        CompletableFuture<JobStatus> done = finals.computeIfAbsent(id, key -> new CompletableFuture<>());
+        CompletableFuture<JobStatus> mine = new CompletableFuture<>();
+        Set<CompletableFuture<JobStatus>> forJob = waiting.computeIfAbsent(id, key -> ConcurrentHashMap.newKeySet());
+        forJob.add(mine);
+        // The job may have become final before this waiter was registered.
         store.get(id).filter(current -> current.state().isFinal()).ifPresent(this::release);
-        return Optional.of(done.copy()
+        return Optional.of(mine
                 .completeOnTimeout(null, timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .thenApply(finalJob -> finalJob != null ? finalJob : store.get(id).orElseThrow())
-                .whenComplete((ignored, error) -> waiters.decrementAndGet()));
+                .whenComplete((ignored, error) -> {
+                    forJob.remove(mine);
+                    waiters.decrementAndGet();
+                })
+                .thenApply(finalJob -> finalJob != null ? finalJob : store.get(id).orElseThrow()));
     }
 
     /** Records a worker's result; finishes the job if it was the last one. */
@@ -174,11 +181,13 @@ public final class JobService implements ResultSink, AutoCloseable {
         try {
             long planned = 0;
             for (PlannedMetatile task : new MetatilePlan(spec)) {
-                if (isCancelled(jobId)) {
-                    return;
-                }
-                queue.publish(MetatileTask.of(jobId, task.seq(), spec.layer(), spec.format(), spec.mode(),
-                        task.metatile(), task.tiles(), spec.refreshBefore()));
+                MetatileTask message = MetatileTask.of(jobId, task.seq(), spec.layer(), spec.format(), spec.mode(),
+                        task.metatile(), task.tiles(), spec.refreshBefore());
+                do {
+                    if (isCancelled(jobId)) {
+                        return;
+                    }
+                } while (!queue.offer(message, OFFER_WAIT));
                 if (++planned % PROGRESS_EVERY == 0) {
                     store.planned(jobId, planned, false);
                 }
@@ -228,18 +237,13 @@ public final class JobService implements ResultSink, AutoCloseable {
 
     private void finished(JobStatus job) {
         LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
-        JobEvent event = new JobEvent(JobEvent.VERSION, job.id(), job.state(), job.finished(), job.counts(),
-                job.tasksFailed(), job.failedTasks(), job.reason(), job.spec().labels());
-        for (Consumer<JobEvent> listener : listeners) {
-            listener.accept(event);
-        }
         release(job);
     }
 
     private void release(JobStatus job) {
-        CompletableFuture<JobStatus> waiting = finals.remove(job.id());
-        if (waiting != null) {
-            waiting.complete(job);
+        Set<CompletableFuture<JobStatus>> forJob = waiting.remove(job.id());
+        if (forJob != null) {
+            forJob.forEach(waiter -> waiter.complete(job));
         }
     }
 

@@ -10,6 +10,8 @@ import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.Shape;
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.locationtech.jts.awt.PointTransformation;
@@ -22,11 +24,18 @@ import org.locationtech.jts.geom.Geometry;
  *
  * <p>A metatile whose bounds miss every feature's envelope is not drawn at all: on a world map that is most
  * of the ocean.
+ *
+ * <p>Each thread draws into its own raster, cleared and reused for every metatile of the same size: a 4×4
+ * metatile with its gutter is 4.4 MB, which the G1 collector would otherwise allocate as a "humongous" object
+ * each time. So a returned {@link MetatileImage} is valid until the same thread renders again; the worker
+ * encodes its tiles before that.
  */
 public final class VectorRenderer {
 
     /** Vertices closer than this many pixels are merged while building shapes; invisible, and much faster. */
     private static final double DECIMATION_PX = 0.5;
+
+    private static final ThreadLocal<BufferedImage> RASTER = new ThreadLocal<>();
 
     private VectorRenderer() {
     }
@@ -50,8 +59,7 @@ public final class VectorRenderer {
             shapes[i] = writer.toShape(features.get(i));
         }
 
-        BufferedImage image = new BufferedImage(metatile.imageWidth(gutter), metatile.imageHeight(gutter),
-                BufferedImage.TYPE_INT_ARGB);
+        BufferedImage image = clearedRaster(metatile.imageWidth(gutter), metatile.imageHeight(gutter));
         Graphics2D g = image.createGraphics();
         try {
             g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
@@ -76,6 +84,17 @@ public final class VectorRenderer {
             g.dispose();
         }
         return Optional.of(new MetatileImage(metatile, gutter, image));
+    }
+
+    private static BufferedImage clearedRaster(int width, int height) {
+        BufferedImage image = RASTER.get();
+        if (image == null || image.getWidth() != width || image.getHeight() != height) {
+            image = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
+            RASTER.set(image);
+        } else {
+            Arrays.fill(((DataBufferInt) image.getRaster().getDataBuffer()).getData(), 0);
+        }
+        return image;
     }
 
     private static Color withOpacity(Color color, float opacity) {

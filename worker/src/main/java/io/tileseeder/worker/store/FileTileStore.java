@@ -19,7 +19,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Tiles as files below a root folder, at {@code {layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}.
@@ -34,6 +34,8 @@ import java.util.UUID;
 public final class FileTileStore implements TileStore {
 
     private static final String TEMP_SUFFIX = ".tmp";
+    private static final long PROCESS = ProcessHandle.current().pid();
+    private static final AtomicLong TEMP_NAMES = new AtomicLong();
 
     private final Path root;
 
@@ -49,13 +51,11 @@ public final class FileTileStore implements TileStore {
         return root.resolve(key.path());
     }
 
+    /** Answered without an exception for a missing tile: on a first seed, that is every tile asked about. */
     @Override
-    public Optional<Instant> lastModified(TileKey key) throws IOException {
-        try {
-            return Optional.of(Files.getLastModifiedTime(pathOf(key)).toInstant());
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        }
+    public Optional<Instant> lastModified(TileKey key) {
+        long millis = pathOf(key).toFile().lastModified();
+        return millis == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(millis));
     }
 
     @Override
@@ -71,7 +71,11 @@ public final class FileTileStore implements TileStore {
     public void write(Collection<EncodedTile> tiles) throws IOException {
         Set<Path> folders = new LinkedHashSet<>();
         for (EncodedTile tile : tiles) {
-            folders.add(writeDurably(pathOf(tile.key()), tile.data()).getParent());
+            Path target = pathOf(tile.key());
+            if (folders.add(target.getParent())) {
+                createFolders(target.getParent());
+            }
+            writeDurably(target, tile.data());
         }
         for (Path folder : folders) {
             syncFolder(folder);
@@ -99,6 +103,7 @@ public final class FileTileStore implements TileStore {
     public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
                               String contentType) throws IOException {
         Path target = root.resolve(layer).resolve(tileMatrixSet.id()).resolve(name);
+        createFolders(target.getParent());
         writeDurably(target, content);
         syncFolder(target.getParent());
     }
@@ -108,10 +113,11 @@ public final class FileTileStore implements TileStore {
         return root.toString();
     }
 
-    private static Path writeDurably(Path target, byte[] data) throws IOException {
+    /** Writes beside the target under a name no other writer uses (this process's id and a counter), then renames. */
+    private static void writeDurably(Path target, byte[] data) throws IOException {
         Path folder = target.getParent();
-        createFolders(folder);
-        Path temp = folder.resolve("." + target.getFileName() + "." + UUID.randomUUID() + TEMP_SUFFIX);
+        Path temp = folder.resolve("." + target.getFileName() + "." + PROCESS + "-" + TEMP_NAMES.incrementAndGet()
+                + TEMP_SUFFIX);
         try {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ByteBuffer buffer = ByteBuffer.wrap(data);
@@ -125,7 +131,6 @@ public final class FileTileStore implements TileStore {
             } catch (AtomicMoveNotSupportedException e) {
                 throw new IOException("the filesystem of " + folder + " cannot rename atomically", e);
             }
-            return target;
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             throw e;

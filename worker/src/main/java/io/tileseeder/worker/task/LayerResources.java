@@ -26,10 +26,6 @@ public final class LayerResources {
         this.catalog = catalog;
     }
 
-    public LayerCatalogConfig catalog() {
-        return catalog;
-    }
-
     public LayerConfig layer(String name) {
         return catalog.layer(name).orElseThrow(() -> new IllegalArgumentException("unknown layer '" + name + "'"));
     }

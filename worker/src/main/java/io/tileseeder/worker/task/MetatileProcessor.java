@@ -45,7 +45,7 @@ public final class MetatileProcessor {
     private final MetatileLock locks;
     private final Duration lockWait;
     private final StageTimes times;
-    private final Map<String, byte[]> canonical = new ConcurrentHashMap<>();
+    private final Map<CanonicalKey, byte[]> canonical = new ConcurrentHashMap<>();
 
     public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
                              StageTimes times) {
@@ -63,14 +63,17 @@ public final class MetatileProcessor {
     public static final class Prepared {
         private final MetatileLock.Lease lease;
         private final List<EncodedTile> tiles;
-        private final TileCounts counts;
         private final List<TileKey> deletions;
+        private final TileCounts counts;
+        private final boolean truncate;
 
-        private Prepared(MetatileLock.Lease lease, List<EncodedTile> tiles, TileCounts counts, List<TileKey> deletions) {
+        private Prepared(MetatileLock.Lease lease, List<EncodedTile> tiles, List<TileKey> deletions,
+                         TileCounts counts, boolean truncate) {
             this.lease = lease;
             this.tiles = tiles;
-            this.counts = counts;
             this.deletions = deletions;
+            this.counts = counts;
+            this.truncate = truncate;
         }
     }
 
@@ -113,8 +116,11 @@ public final class MetatileProcessor {
             TileCounts counts = prepared.counts;
             if (!prepared.deletions.isEmpty()) {
                 long deleted = store.delete(prepared.deletions);
-                counts = new TileCounts(0, 0, prepared.deletions.size() - deleted, deleted, 0, 0);
-            } else if (!prepared.tiles.isEmpty()) {
+                if (prepared.truncate) {
+                    counts = new TileCounts(0, 0, prepared.deletions.size() - deleted, deleted, 0, 0);
+                }
+            }
+            if (!prepared.tiles.isEmpty()) {
                 store.write(prepared.tiles);
             }
             times.add(Stage.STORE, System.nanoTime() - start);
@@ -132,7 +138,7 @@ public final class MetatileProcessor {
         for (TileCoord tile : task.tiles()) {
             keys.add(key(task, tile));
         }
-        return new Prepared(lease, List.of(), TileCounts.ZERO, keys);
+        return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true);
     }
 
     private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease) throws IOException {
@@ -149,7 +155,7 @@ public final class MetatileProcessor {
         long checked = System.nanoTime();
         times.add(Stage.CHECK, checked - start);
         if (todo.isEmpty()) {
-            return new Prepared(lease, List.of(), new TileCounts(0, 0, skipped, 0, 0, 0), List.of());
+            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, skipped, 0, 0, 0), false);
         }
 
         Optional<MetatileImage> image = VectorRenderer.render(layers.source(layer), task.metatile(),
@@ -159,6 +165,7 @@ public final class MetatileProcessor {
 
         TileEncoder encoder = layers.encoder(layer, task.format());
         List<EncodedTile> out = new ArrayList<>(todo.size());
+        List<TileKey> nowEmpty = new ArrayList<>();
         long empty = 0;
         long bytes = 0;
         for (TileCoord tile : todo) {
@@ -167,9 +174,12 @@ public final class MetatileProcessor {
             byte[] data;
             if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
                 empty++;
+                if (task.mode() == Mode.RESEED) {
+                    nowEmpty.add(key(task, tile));
+                }
                 continue;
             } else if (content.isEmpty() || content.isUniform()) {
-                data = canonical(encoder, layer, content.uniformArgb());
+                data = canonical(encoder, content.uniformArgb());
             } else {
                 data = encoder.encode(view);
             }
@@ -177,7 +187,8 @@ public final class MetatileProcessor {
             bytes += data.length;
         }
         times.add(Stage.ENCODE, System.nanoTime() - rendered);
-        return new Prepared(lease, out, new TileCounts(out.size(), empty, skipped, 0, 0, bytes), List.of());
+        // A reseed removes tiles that have become empty since they were written, so none is left stale.
+        return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, 0, 0, bytes), false);
     }
 
     /** Whether the tile may be left as it is: it exists (seed), or was written after refreshBefore (reseed). */
@@ -189,8 +200,12 @@ public final class MetatileProcessor {
         return refreshBefore != null && store.lastModified(key).map(t -> !t.isBefore(refreshBefore)).orElse(false);
     }
 
-    private byte[] canonical(TileEncoder encoder, LayerConfig layer, int argb) {
-        String key = layer.name() + "/" + encoder.extension() + "/" + Integer.toHexString(argb);
+    /** Encoders are made once per layer and format, so an encoder and a colour name one canonical image. */
+    private record CanonicalKey(TileEncoder encoder, int argb) {
+    }
+
+    private byte[] canonical(TileEncoder encoder, int argb) {
+        CanonicalKey key = new CanonicalKey(encoder, argb);
         byte[] data = canonical.get(key);
         if (data == null) {
             data = encoder.encode(uniform(argb));

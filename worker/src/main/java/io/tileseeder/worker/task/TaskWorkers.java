@@ -35,6 +35,8 @@ public final class TaskWorkers implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TaskWorkers.class.getName());
     private static final Duration POLL = Duration.ofMillis(200);
+    /** How long {@link #close} waits, in all, for the stages to finish what they hold. */
+    private static final Duration SHUTDOWN = Duration.ofSeconds(30);
 
     private final TaskQueue queue;
     private final MetatileProcessor processor;
@@ -192,16 +194,12 @@ public final class TaskWorkers implements AutoCloseable {
         running = false;
         threads.forEach(Thread::interrupt);
         storeStage.shutdown();
-        for (Thread thread : threads) {
-            try {
-                thread.join(Duration.ofSeconds(30));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        long deadline = System.nanoTime() + SHUTDOWN.toNanos();
         try {
-            storeStage.awaitTermination(30, TimeUnit.SECONDS);
+            for (Thread thread : threads) {
+                thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            }
+            storeStage.awaitTermination(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

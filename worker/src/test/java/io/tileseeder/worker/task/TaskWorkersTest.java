@@ -308,7 +308,12 @@ class TaskWorkersTest {
         }
 
         @Override
-        public void publish(MetatileTask task) throws InterruptedException {
+        public boolean offer(MetatileTask task, Duration timeout) throws InterruptedException {
+            return pending.offer(new Entry(task, 0), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        /** Hands a task over, waiting while the bounded queue is full. */
+        void publish(MetatileTask task) throws InterruptedException {
             pending.put(new Entry(task, 0));
         }
 

@@ -8,8 +8,9 @@ import picocli.CommandLine.Option;
 /** Options shared by the commands that run the embedded engine. */
 final class EngineOptions {
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "tiles",
-            description = "Folder tiles are written to, as DIR/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Folder tiles are written to, as DIR/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext} "
+                    + "(default: the setting seeder.store.path, 'tiles' unless configured).")
     Path out;
 
     @Option(names = "--layers", paramLabel = "FILE",
@@ -17,15 +18,11 @@ final class EngineOptions {
     Path layers;
 
     @Option(names = "--threads", paramLabel = "N",
-            description = "Metatiles rendered at once (default: 2 x cores = ${sys:seeder.defaultThreads}).")
+            description = "Metatiles rendered at once (default: 2 x the cores this JVM sees).")
     Integer threads;
 
-    static {
-        System.setProperty("seeder.defaultThreads", String.valueOf(2 * Runtime.getRuntime().availableProcessors()));
-    }
-
     EngineSettings apply(EngineSettings base) {
-        EngineSettings settings = base.withStoreRoot(out);
+        EngineSettings settings = out == null ? base : base.withStoreRoot(out);
         if (layers != null) {
             settings = settings.withLayersFile(Optional.of(layers));
         }

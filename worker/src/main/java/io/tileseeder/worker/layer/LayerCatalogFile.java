@@ -101,9 +101,12 @@ public final class LayerCatalogFile {
             throw new LayerConfigException(source + ": unknown key '" + e.getPropertyName() + "' at "
                     + path(e) + "; known keys: " + e.getKnownPropertyIds());
         } catch (JsonMappingException e) {
-            throw new LayerConfigException(source + ": " + path(e) + ": " + e.getOriginalMessage());
+            if (e.getCause() instanceof com.fasterxml.jackson.core.JacksonException syntax) {
+                throw new LayerConfigException(source + " is not valid YAML: " + oneLine(syntax));
+            }
+            throw new LayerConfigException(source + ": " + path(e) + ": " + firstLine(e.getOriginalMessage()));
         } catch (com.fasterxml.jackson.core.JacksonException e) {
-            throw new LayerConfigException(source + " is not valid YAML: " + e.getOriginalMessage());
+            throw new LayerConfigException(source + " is not valid YAML: " + oneLine(e));
         }
         if (raw == null || raw.layers() == null || raw.layers().isEmpty()) {
             throw new LayerConfigException(source + ": no layers configured (expected a 'layers:' list)");
@@ -229,6 +232,17 @@ public final class LayerCatalogFile {
         if (!ok) {
             throw new LayerConfigException(where + "." + message);
         }
+    }
+
+    /** The parser's first line (the YAML parser adds a multi-line excerpt with a caret) and where it was. */
+    private static String oneLine(com.fasterxml.jackson.core.JacksonException e) {
+        var at = e.getLocation();
+        return firstLine(e.getOriginalMessage())
+                + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr());
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.strip().lines().findFirst().orElse("");
     }
 
     private static String path(JsonMappingException e) {

@@ -1,0 +1,37 @@
+package io.tileseeder.coordinator.cli;
+
+import static io.tileseeder.coordinator.cli.Cli.describe;
+import static io.tileseeder.coordinator.cli.Cli.errorLines;
+import static io.tileseeder.coordinator.cli.Cli.files;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.junit.main.LaunchResult;
+import io.quarkus.test.junit.main.QuarkusMainLauncher;
+import io.quarkus.test.junit.main.QuarkusMainTest;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code seeder serve} refuses to run when the application's HTTP server is not on the port asked for. The
+ * test profile turns HTTP on ({@code %test.quarkus.http.host-enabled=true}) with {@code quarkus.http.port=8080},
+ * so a different {@code --port} is the case a test can reach without serving forever.
+ */
+@QuarkusMainTest
+class ServeCommandTest {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void serveOnAPortHttpIsNotOnExits1TellingHowToStartIt(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("serve", "--port", "1", "--out", out.toString());
+
+        assertThat(result.exitCode()).as(describe(result)).isEqualTo(1);
+        assertThat(errorLines(result)).as(describe(result)).singleElement().asString()
+                .startsWith("error: start the server with the seeder script ('./seeder serve --port 1')")
+                .contains("QUARKUS_HTTP_HOST_ENABLED=true").contains("QUARKUS_HTTP_PORT=1");
+        assertThat(result.getOutput()).as(describe(result)).doesNotContain("listening on");
+        assertThat(files(out)).isEmpty();
+    }
+}

@@ -4,6 +4,7 @@ import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.lock.LocalMetatileLock;
 import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.task.MetatileProcessor;

@@ -1,4 +1,4 @@
-package io.tileseeder.coordinator.embedded;
+package io.tileseeder.worker.lock;
 
 import io.tileseeder.port.MetatileLock;
 import java.time.Duration;

@@ -6,6 +6,7 @@ import io.tileseeder.job.JobLimits;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * Holds the application's engine. It starts on first use from {@link SeederConfig}, unless the command line
@@ -39,8 +40,10 @@ public class Engines {
 
     /** The settings from configuration. */
     public EngineSettings settings() {
-        EngineSettings defaults = EngineSettings.defaults(Path.of(config.store().path()));
-        return new EngineSettings(defaults.storeRoot(), config.layers().file().map(Path::of),
+        EngineSettings defaults = EngineSettings.defaults(config.store().path());
+        Optional<EngineSettings.S3Connection> s3 = config.s3().endpoint().map(endpoint -> new EngineSettings.S3Connection(
+                endpoint, config.s3().accessKey().orElse(""), config.s3().secretKey().orElse(""), config.s3().region()));
+        return new EngineSettings(defaults.store(), s3, config.layers().file().map(Path::of),
                 config.workers().threads().orElse(defaults.workerThreads()),
                 config.store().ioThreads().orElse(defaults.ioThreads()), config.workers().queueCapacity(),
                 config.workers().maxDeliveries(), config.workers().lockWait(),

@@ -19,15 +19,30 @@ public interface SeederConfig {
 
     Workers workers();
 
+    S3 s3();
+
     Limits limits();
 
     interface Store {
-        /** Folder the embedded mode writes tiles to. */
+        /** Where tiles go: a folder, or {@code s3://bucket/prefix} (then see {@code seeder.s3.*}). */
         @WithDefault("tiles")
         String path();
 
         /** Metatiles being stored at once; default max(8, 4 × cores). */
         OptionalInt ioThreads();
+    }
+
+    /** The S3 endpoint for an {@code s3://} store (MinIO, or any S3-compatible service). */
+    interface S3 {
+        /** e.g. {@code http://127.0.0.1:9000}. */
+        Optional<String> endpoint();
+
+        Optional<String> accessKey();
+
+        Optional<String> secretKey();
+
+        @WithDefault("us-east-1")
+        String region();
     }
 
     interface Layers {

@@ -115,7 +115,7 @@ final class BenchCommand implements Callable<Integer> {
     private Result run(JobRequest request, int threads) throws IOException, InterruptedException, ExecutionException {
         Path folder = Files.createTempDirectory("seeder-bench");
         HeapSampler heap = new HeapSampler();
-        try (heap; EmbeddedEngine engine = EmbeddedEngine.start(engines.settings().withStoreRoot(folder)
+        try (heap; EmbeddedEngine engine = EmbeddedEngine.start(engines.settings().withStore(folder.toString())
                 .withWorkerThreads(threads).withLayersFile(java.util.Optional.ofNullable(layers)))) {
             long start = System.nanoTime();
             JobStatus job = engine.jobs().submit(request, null);

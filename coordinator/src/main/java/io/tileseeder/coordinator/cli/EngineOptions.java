@@ -8,10 +8,11 @@ import picocli.CommandLine.Option;
 /** Options shared by the commands that run the embedded engine. */
 final class EngineOptions {
 
-    @Option(names = "--out", paramLabel = "DIR",
-            description = "Folder tiles are written to, as DIR/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext} "
-                    + "(default: the setting seeder.store.path, 'tiles' unless configured).")
-    Path out;
+    @Option(names = {"--store", "--out"}, paramLabel = "DIR|s3://BUCKET/PREFIX",
+            description = "Where tiles go, as .../{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}: a folder, or an S3 bucket "
+                    + "and prefix (endpoint and credentials from SEEDER_S3_ENDPOINT, SEEDER_S3_ACCESS_KEY, "
+                    + "SEEDER_S3_SECRET_KEY). Default: the setting seeder.store.path, 'tiles' unless configured.")
+    String out;
 
     @Option(names = "--layers", paramLabel = "FILE",
             description = "Layer configuration (YAML); default: the bundled 'world' layer.")
@@ -22,7 +23,7 @@ final class EngineOptions {
     Integer threads;
 
     EngineSettings apply(EngineSettings base) {
-        EngineSettings settings = out == null ? base : base.withStoreRoot(out);
+        EngineSettings settings = out == null ? base : base.withStore(out);
         if (layers != null) {
             settings = settings.withLayersFile(Optional.of(layers));
         }

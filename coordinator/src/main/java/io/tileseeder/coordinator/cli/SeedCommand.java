@@ -12,8 +12,6 @@ import io.tileseeder.worker.layer.LayerConfigException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import picocli.CommandLine.Command;
@@ -40,35 +38,8 @@ final class SeedCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
-    @Option(names = "--layer", required = true, description = "The layer to seed (see the layer configuration).")
-    String layer;
-
-    @Option(names = "--zoom", required = true, paramLabel = "MIN-MAX", description = "Zoom levels, e.g. 0-5, or 7 for one level.")
-    String zoom;
-
-    @Option(names = "--bbox", paramLabel = "W,S,E,N", description = "Area in longitude/latitude degrees (default: the world).")
-    String bbox;
-
-    @Option(names = "--tile-matrix-set", paramLabel = "ID", defaultValue = "WebMercatorQuad",
-            description = "WebMercatorQuad or WorldCRS84Quad (default: ${DEFAULT-VALUE}).")
-    String tileMatrixSet;
-
-    @Option(names = "--format", defaultValue = "png", description = "png or jpeg (default: ${DEFAULT-VALUE}).")
-    String format;
-
-    @Option(names = "--mode", defaultValue = "seed",
-            description = "seed (only missing tiles), reseed (all tiles) or truncate (delete); default: ${DEFAULT-VALUE}.")
-    String mode;
-
-    @Option(names = "--metatile", paramLabel = "WxH", description = "Tiles per metatile, e.g. 4x4 (default: the layer's).")
-    String metatile;
-
-    @Option(names = "--refresh-before", paramLabel = "INSTANT",
-            description = "With reseed: rewrite only tiles older than this ISO-8601 instant.")
-    Instant refreshBefore;
-
-    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label carried by the job; repeatable.")
-    Map<String, String> labels = new LinkedHashMap<>();
+    @Mixin
+    JobOptions job;
 
     @Option(names = "--timeout", paramLabel = "DURATION",
             description = "Give up after this long (e.g. 90s, 30m, 2h): the job is cancelled and the exit status is 4.")
@@ -88,9 +59,7 @@ final class SeedCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--timeout: " + e.getMessage());
             }
         }
-        JobRequest request = new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom),
-                bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
-                metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, 0, labels);
+        JobRequest request = job.request(spec, 0);
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         EmbeddedEngine running;

@@ -25,6 +25,8 @@ public class SeederMain implements QuarkusApplication {
         cli.addSubcommand(new SeedCommand(engines));
         cli.addSubcommand(new ServeCommand(engines));
         cli.addSubcommand(new BenchCommand(engines));
+        cli.addSubcommand(new SubmitCommand());
+        cli.addSubcommand(new WaitCommand());
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine line = e.getCommandLine();
             line.getErr().println("error: " + e.getMessage());
@@ -48,7 +50,7 @@ public class SeederMain implements QuarkusApplication {
 
         @Override
         public void run() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve or bench");
+            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, bench, submit or wait");
         }
     }
 }

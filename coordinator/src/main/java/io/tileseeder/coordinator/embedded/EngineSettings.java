@@ -8,6 +8,8 @@ import java.util.Optional;
 /**
  * Everything the embedded engine is sized by. {@link #defaults(Path)} sizes it to the machine.
  *
+ * @param store           where tiles go: a folder, or {@code s3://bucket/prefix}
+ * @param s3              how to reach the S3 endpoint, for an {@code s3://} store
  * @param layersFile      the layer configuration; the bundled {@code world} catalogue if empty
  * @param workerThreads   metatiles rendered and encoded at once (default 2 × cores: map rendering peaks
  *                        between 2× and 4× cores)
@@ -19,11 +21,15 @@ import java.util.Optional;
  * @param maxWaiters      clients blocked in the wait long-poll at once; more are refused
  * @param retainJobs      finished jobs remembered for status queries
  */
-public record EngineSettings(Path storeRoot, Optional<Path> layersFile, int workerThreads, int ioThreads,
+public record EngineSettings(String store, Optional<S3Connection> s3, Optional<Path> layersFile,
+                             int workerThreads, int ioThreads,
                              int queueCapacity, int maxDeliveries, Duration lockWait, JobLimits limits,
                              int maxRunningJobs, int maxWaiters, int retainJobs) {
 
     public EngineSettings {
+        if (store == null || store.isBlank()) {
+            throw new IllegalArgumentException("the store must be a folder or s3://bucket/prefix");
+        }
         positive("workerThreads", workerThreads);
         positive("ioThreads", ioThreads);
         positive("queueCapacity", queueCapacity);
@@ -33,24 +39,38 @@ public record EngineSettings(Path storeRoot, Optional<Path> layersFile, int work
         positive("retainJobs", retainJobs);
     }
 
-    public static EngineSettings defaults(Path storeRoot) {
+    /** An S3 endpoint and its credentials. */
+    public record S3Connection(String endpoint, String accessKey, String secretKey, String region) {
+
+        @Override
+        public String toString() {
+            return "S3Connection[" + endpoint + ", " + region + "]";
+        }
+    }
+
+    public static EngineSettings defaults(String store) {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new EngineSettings(storeRoot, Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 5,
+        return new EngineSettings(store, Optional.empty(), Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 5,
                 Duration.ofSeconds(1), new JobLimits(100_000_000L, 32), 4, 256, 1000);
     }
 
-    public EngineSettings withStoreRoot(Path root) {
-        return new EngineSettings(root, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
+    public EngineSettings withStore(String where) {
+        return new EngineSettings(where, s3, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
                 limits, maxRunningJobs, maxWaiters, retainJobs);
     }
 
+    public EngineSettings withS3(Optional<S3Connection> connection) {
+        return new EngineSettings(store, connection, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries,
+                lockWait, limits, maxRunningJobs, maxWaiters, retainJobs);
+    }
+
     public EngineSettings withWorkerThreads(int threads) {
-        return new EngineSettings(storeRoot, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
+        return new EngineSettings(store, s3, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
                 limits, maxRunningJobs, maxWaiters, retainJobs);
     }
 
     public EngineSettings withLayersFile(Optional<Path> file) {
-        return new EngineSettings(storeRoot, file, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
+        return new EngineSettings(store, s3, file, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
                 limits, maxRunningJobs, maxWaiters, retainJobs);
     }
 

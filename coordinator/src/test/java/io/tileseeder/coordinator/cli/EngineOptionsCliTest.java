@@ -16,7 +16,7 @@ import picocli.CommandLine;
 class EngineOptionsCliTest {
 
     /** Settings as {@code Engines.settings()} would build them from configuration. */
-    private static final EngineSettings CONFIGURED = EngineSettings.defaults(Path.of("/srv/configured-store"))
+    private static final EngineSettings CONFIGURED = EngineSettings.defaults("/srv/configured-store")
             .withLayersFile(Optional.of(Path.of("/etc/seeder/layers.yaml")))
             .withWorkerThreads(3);
 
@@ -32,7 +32,7 @@ class EngineOptionsCliTest {
     void optionsGivenWin() {
         EngineSettings settings = applied("serve", "--out", "/data/tiles", "--layers", "/tmp/l.yaml", "--threads", "7");
 
-        assertThat(settings.storeRoot()).isEqualTo(Path.of("/data/tiles"));
+        assertThat(settings.store()).isEqualTo("/data/tiles");
         assertThat(settings.layersFile()).contains(Path.of("/tmp/l.yaml"));
         assertThat(settings.workerThreads()).isEqualTo(7);
     }
@@ -53,7 +53,13 @@ class EngineOptionsCliTest {
     void serveWithoutOutWritesToTheConfiguredStorePath() {
         EngineSettings settings = applied("serve");
 
-        assertThat(settings.storeRoot()).as("serve without --out: the store is seeder.store.path")
-                .isEqualTo(Path.of("/srv/configured-store"));
+        assertThat(settings.store()).as("serve without --out: the store is seeder.store.path")
+                .isEqualTo("/srv/configured-store");
+    }
+
+    @Test
+    void storeTakesAnS3Location() {
+        assertThat(applied("seed", "--layer", "world", "--zoom", "0", "--store", "s3://tiles/cache").store())
+                .isEqualTo("s3://tiles/cache");
     }
 }

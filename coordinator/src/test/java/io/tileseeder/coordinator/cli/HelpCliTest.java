@@ -38,7 +38,7 @@ class HelpCliTest {
 
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(1);
         assertThat(errorLines(result)).as(describe(result))
-                .containsExactly("error: a command is required: seed, serve or bench");
+                .containsExactly("error: a command is required: seed, serve, bench, submit or wait");
     }
 
     @Test
@@ -65,9 +65,10 @@ class HelpCliTest {
         assertThat(line.getCommandSpec().options()).isNotEmpty();
         for (OptionSpec option : line.getCommandSpec().options()) {
             assertThat(option.description()).as(option.longestName() + " has a description").isNotEmpty();
-            // The option's entry in the list: from its name at the start of a line to the next option's.
-            Matcher entry = Pattern.compile("(?ms)^ {2,}(?:-\\S+, )?" + Pattern.quote(option.longestName())
-                    + "\\b(.*?)(?=^ {2,}-|\\z)").matcher(help);
+            // The option's entry in the list: from its name at the start of a line to the next option's. Entries
+            // are indented 2 to 8 spaces; the wrapped usage synopsis above them is indented further.
+            Matcher entry = Pattern.compile("(?ms)^ {2,8}(?:-\\S+, )?" + Pattern.quote(option.longestName())
+                    + "\\b(.*?)(?=^ {2,8}-|\\z)").matcher(help);
             assertThat(entry.find()).as(option.longestName() + " listed in:\n" + help).isTrue();
             String text = entry.group(1).replaceAll("\\s+", " ");
             assertThat(text).as(option.longestName() + " described in:\n" + help).contains(firstWords(option));

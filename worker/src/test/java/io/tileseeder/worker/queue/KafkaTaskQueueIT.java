@@ -95,9 +95,11 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         offerAll(1);
         TaskDelivery renewed = takeOne();
         renewed.renew();
-        Thread.sleep(1000); // the renewed record comes back to the consumer thread meanwhile
+        // The client hands a renewed record back to the consumer thread on a later fetch; the queue must not
+        // deliver it a second time while its first delivery is still held.
+        assertThat(queue.poll(Duration.ofSeconds(1))).as("a renewed task delivered again").isEmpty();
         renewed.renew();
-        Thread.sleep(500);
+        assertThat(queue.poll(Duration.ofMillis(500))).as("a twice-renewed task delivered again").isEmpty();
         renewed.accept();
         assertNothingLeftInTheGroup();
 

@@ -5,6 +5,7 @@ import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.lock.LocalMetatileLock;
+import io.tileseeder.worker.queue.InMemoryTaskQueue;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.store.S3TileStore;

@@ -1,4 +1,4 @@
-package io.tileseeder.coordinator.embedded;
+package io.tileseeder.worker.queue;
 
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.port.TaskDelivery;

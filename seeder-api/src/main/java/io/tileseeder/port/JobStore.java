@@ -3,8 +3,10 @@ package io.tileseeder.port;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.TaskResult;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Job records and their progress. Every method is atomic: results are recorded at most once per task
@@ -30,8 +32,31 @@ public interface JobStore {
     boolean record(TaskResult result);
 
     /**
+     * Records each result once, as {@link #record} does; returns the ids of the jobs that got at least one new
+     * result. A store that can do it in fewer round trips overrides this.
+     */
+    default Set<String> recordAll(List<TaskResult> results) {
+        Set<String> changed = new LinkedHashSet<>();
+        for (TaskResult result : results) {
+            if (record(result)) {
+                changed.add(result.jobId());
+            }
+        }
+        return changed;
+    }
+
+    /**
      * Moves a job that is not final yet to {@code state}; returns the final job if this call made it final,
-     * empty if it was already final.
+     * empty if it was already final. In the same atomic step the job joins the outbox of {@link #pendingEvents}.
      */
     Optional<JobStatus> finish(String id, JobState state, String reason);
+
+    /** The jobs not final yet (planning or running), for a coordinator that starts to resume. */
+    List<JobStatus> unfinished();
+
+    /** Final jobs whose event has not been acknowledged by {@link #eventSent} yet, oldest first (the outbox). */
+    List<String> pendingEvents();
+
+    /** The job's event was delivered: it leaves the outbox. */
+    void eventSent(String id);
 }

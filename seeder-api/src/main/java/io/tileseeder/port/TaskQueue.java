@@ -13,6 +13,14 @@ public interface TaskQueue {
      */
     boolean offer(MetatileTask task, Duration timeout) throws InterruptedException;
 
+    /**
+     * Returns once every task offered so far is durably queued (a queue may send asynchronously); throws a
+     * {@link RuntimeException} naming the cause if some could not be. The planner calls it before it records
+     * how far it got, so a restarted planner never skips a task.
+     */
+    default void flush() throws InterruptedException {
+    }
+
     /** The next task, waiting at most {@code timeout}; empty if none came. */
     Optional<TaskDelivery> poll(Duration timeout) throws InterruptedException;
 }

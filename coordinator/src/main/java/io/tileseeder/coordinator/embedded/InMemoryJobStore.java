@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +31,7 @@ public final class InMemoryJobStore implements JobStore {
     private final LinkedHashMap<String, JobStatus> jobs = new LinkedHashMap<>();
     private final Map<String, BitSet> recorded = new HashMap<>();
     private final Map<String, String> byIdempotencyKey = new HashMap<>();
+    private final LinkedHashSet<String> outbox = new LinkedHashSet<>();
 
     public InMemoryJobStore(Clock clock, int retain) {
         this.clock = clock;
@@ -104,8 +106,24 @@ public final class InMemoryJobStore implements JobStore {
         JobStatus finished = job.withFinalState(state, reason, clock.instant());
         jobs.put(id, finished);
         recorded.remove(id);
+        outbox.add(id);
         forgetOldFinishedJobs();
         return Optional.of(finished);
+    }
+
+    @Override
+    public synchronized List<JobStatus> unfinished() {
+        return jobs.values().stream().filter(job -> !job.state().isFinal()).toList();
+    }
+
+    @Override
+    public synchronized List<String> pendingEvents() {
+        return List.copyOf(outbox);
+    }
+
+    @Override
+    public synchronized void eventSent(String id) {
+        outbox.remove(id);
     }
 
     private JobStatus require(String id) {
@@ -123,6 +141,7 @@ public final class InMemoryJobStore implements JobStore {
             JobStatus job = oldestFirst.next();
             if (job.state().isFinal()) {
                 oldestFirst.remove();
+                outbox.remove(job.id());
                 if (job.idempotencyKey() != null) {
                     byIdempotencyKey.remove(job.idempotencyKey());
                 }

@@ -19,6 +19,7 @@ import io.minio.messages.DeleteResult;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.TileKey;
+import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -426,7 +427,9 @@ public final class S3TileStore implements TileStore, AutoCloseable {
             message.append(entry.getValue().reason());
             named++;
         }
-        return new IOException(message.toString(), failures.values().iterator().next().cause());
+        Throwable cause = failures.values().iterator().next().cause();
+        return exhausted ? new StoreUnavailableException(message.toString(), cause)
+                : new IOException(message.toString(), cause);
     }
 
     // ---- failures --------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import io.tileseeder.message.TileCounts;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileKey;
+import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.encode.TileEncoder;
 import io.tileseeder.worker.layer.EmptyTilePolicy;
@@ -108,10 +109,14 @@ public final class MetatileProcessor {
     /**
      * Writes (or deletes) the prepared tiles; returns once all are durable, then releases the lock.
      *
-     * @throws IOException if the store fails; nothing half-written is left, and the lock is released
+     * @throws StoreUnavailableException if the store is unreachable: the lock stays held, so the caller may call
+     *                                   this again once it is back, or {@link #abandon} the metatile
+     * @throws IOException               if the store fails otherwise; nothing half-written is left, and the lock is
+     *                                   released
      */
     public TileCounts store(Prepared prepared) throws IOException {
-        try (MetatileLock.Lease held = prepared.lease) {
+        boolean release = true;
+        try {
             long start = System.nanoTime();
             TileCounts counts = prepared.counts;
             if (!prepared.deletions.isEmpty()) {
@@ -125,6 +130,13 @@ public final class MetatileProcessor {
             }
             times.add(Stage.STORE, System.nanoTime() - start);
             return counts;
+        } catch (StoreUnavailableException e) {
+            release = false;
+            throw e;
+        } finally {
+            if (release) {
+                prepared.lease.close();
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.port.ResultSink;
+import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
 import java.time.Duration;
@@ -30,6 +31,10 @@ import java.util.logging.Logger;
  * delivery until the task has been delivered {@code maxDeliveries} times; then its FAILED result is
  * published and it is rejected, so a poison task never blocks the job. A task whose metatile lock is busy is
  * released without counting against it beyond the delivery itself.
+ *
+ * <p>An unreachable store ({@link StoreUnavailableException}) is not the task's fault: the thread keeps the task
+ * (renewing it) and tries again with backoff, for at most {@code outageWait}, instead of spending the task's
+ * deliveries. While the store is down every slot fills with waiting tasks, so the worker stops fetching.
  */
 public final class TaskWorkers implements AutoCloseable {
 
@@ -37,12 +42,16 @@ public final class TaskWorkers implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(200);
     /** How long {@link #close} waits, in all, for the stages to finish what they hold. */
     private static final Duration SHUTDOWN = Duration.ofSeconds(30);
+    /** Pauses between tries while the store is unavailable: doubling up to the longest, well inside a lease. */
+    private static final Duration FIRST_OUTAGE_PAUSE = Duration.ofMillis(500);
+    private static final Duration LONGEST_OUTAGE_PAUSE = Duration.ofSeconds(8);
 
     private final TaskQueue queue;
     private final MetatileProcessor processor;
     private final ResultSink results;
     private final Predicate<String> jobCancelled;
     private final int maxDeliveries;
+    private final Duration outageWait;
     private final List<Thread> threads = new ArrayList<>();
     private final ThreadPoolExecutor storeStage;
     private final Semaphore storeSlots;
@@ -53,9 +62,11 @@ public final class TaskWorkers implements AutoCloseable {
      * @param storeThreads  metatiles being stored at once
      * @param maxDeliveries how often a failing task is tried before it is recorded FAILED
      * @param jobCancelled  tells whether a job was cancelled, so its remaining tasks are dropped
+     * @param outageWait    how long a task waits for an unavailable store before it counts as failed
      */
     public TaskWorkers(TaskQueue queue, MetatileProcessor processor, ResultSink results,
-                       Predicate<String> jobCancelled, int threads, int storeThreads, int maxDeliveries) {
+                       Predicate<String> jobCancelled, int threads, int storeThreads, int maxDeliveries,
+                       Duration outageWait) {
         if (threads < 1 || storeThreads < 1 || maxDeliveries < 1) {
             throw new IllegalArgumentException("need at least one thread of each stage and one delivery");
         }
@@ -73,6 +84,7 @@ public final class TaskWorkers implements AutoCloseable {
         this.results = results;
         this.jobCancelled = jobCancelled;
         this.maxDeliveries = maxDeliveries;
+        this.outageWait = outageWait;
         for (int i = 0; i < threads; i++) {
             Thread thread = new Thread(this::run, "seeder-worker-" + i);
             thread.setDaemon(true);
@@ -116,7 +128,7 @@ public final class TaskWorkers implements AutoCloseable {
         }
         Optional<MetatileProcessor.Prepared> prepared;
         try {
-            prepared = processor.prepare(task);
+            prepared = patiently(delivery, () -> processor.prepare(task));
         } catch (InterruptedException e) {
             delivery.release();
             throw e;
@@ -147,7 +159,13 @@ public final class TaskWorkers implements AutoCloseable {
 
     private void store(TaskDelivery delivery, MetatileProcessor.Prepared prepared) {
         try {
-            TileCounts counts = processor.store(prepared);
+            TileCounts counts;
+            try {
+                counts = patiently(delivery, () -> processor.store(prepared));
+            } catch (StoreUnavailableException | InterruptedException e) {
+                processor.abandon(prepared); // the store kept the lock for another try: give it up now
+                throw e;
+            }
             results.publish(TaskResult.succeeded(delivery.task(), counts));
             delivery.accept();
         } catch (InterruptedException e) {
@@ -161,6 +179,38 @@ public final class TaskWorkers implements AutoCloseable {
             }
         } finally {
             storeSlots.release();
+        }
+    }
+
+    /** A step that may find the store unavailable. */
+    @FunctionalInterface
+    private interface StoreStep<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * Runs {@code step}, and while it finds the store unavailable, keeps the task (renewing it) and tries again
+     * with backoff, for at most {@code outageWait}; then the last {@link StoreUnavailableException} is thrown.
+     */
+    private <T> T patiently(TaskDelivery delivery, StoreStep<T> step) throws Exception {
+        long deadline = System.nanoTime() + outageWait.toNanos();
+        Duration pause = FIRST_OUTAGE_PAUSE;
+        while (true) {
+            try {
+                return step.run();
+            } catch (StoreUnavailableException e) {
+                if (!running || System.nanoTime() + pause.toNanos() > deadline) {
+                    throw e;
+                }
+                if (pause.equals(FIRST_OUTAGE_PAUSE)) {
+                    LOG.warning(() -> "the store is unavailable, holding " + delivery.task().metatileKey()
+                            + " until it is back: " + e.getMessage());
+                }
+                delivery.renew();
+                Thread.sleep(pause);
+                pause = pause.multipliedBy(2).compareTo(LONGEST_OUTAGE_PAUSE) > 0 ? LONGEST_OUTAGE_PAUSE
+                        : pause.multipliedBy(2);
+            }
         }
     }
 

@@ -7,10 +7,14 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
+import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TaskDelivery;
+import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TaskQueue;
+import io.tileseeder.port.TileKey;
+import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.store.FileTileStore;
@@ -19,7 +23,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +38,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -211,13 +218,56 @@ class TaskWorkersTest {
     }
 
     @Test
+    void aTaskWaitsOutAnUnavailableStoreRenewingItselfWithoutSpendingDeliveries() throws Exception {
+        MetatileTask task = tasks("box", 0, 0).getFirst();
+        // As many failed writes as deliveries: were each one a failed try, the task would end FAILED.
+        OutageStore store = new OutageStore(new FileTileStore(tiles), MAX_DELIVERIES);
+        CountDownLatch accepted = log.latchFor("accept 0");
+        started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+                WorkerFixtures.LOCK_WAIT, new StageTimes()), sink, id -> false, 1, 1, MAX_DELIVERIES,
+                Duration.ofSeconds(20)));
+
+        queue.publish(task);
+
+        assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("accepted once back; log %s", log).isTrue();
+        List<String> renewals = new ArrayList<>();
+        for (int i = 0; i < MAX_DELIVERIES; i++) {
+            renewals.add("renew 0");
+        }
+        List<String> expected = new ArrayList<>(List.of("deliver 0 #1"));
+        expected.addAll(renewals);
+        expected.addAll(List.of("publish 0 SUCCEEDED", "accept 0"));
+        assertThat(log.entries()).containsExactlyElementsOf(expected);
+        assertThat(WorkerFixtures.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(lock.acquired()).isEqualTo(1).isEqualTo(lock.released());
+        assertThat(queue.verdictErrors()).isEmpty();
+    }
+
+    @Test
+    void aStoreOutageLongerThanTheWaitCountsAsAFailedTryAndFreesTheLock() throws Exception {
+        MetatileTask task = tasks("box", 0, 0).getFirst();
+        OutageStore store = new OutageStore(new FileTileStore(tiles), Integer.MAX_VALUE);
+        CountDownLatch verdict = log.latchFor("reject 0");
+        started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+                WorkerFixtures.LOCK_WAIT, new StageTimes()), sink, id -> false, 1, 1, 2, Duration.ZERO));
+
+        queue.publish(task);
+
+        assertThat(verdict.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("rejected in time; log %s", log).isTrue();
+        assertThat(log.entries()).containsExactly(
+                "deliver 0 #1", "release 0", "deliver 0 #2", "publish 0 FAILED", "reject 0");
+        assertThat(sink.results()).singleElement().satisfies(r -> assertThat(r.error()).contains("store is down"));
+        assertThat(lock.acquired()).isEqualTo(2).isEqualTo(lock.released());
+    }
+
+    @Test
     void needsAThreadOfEachStageAndADelivery() {
         MetatileProcessor processor = processor(WorkerFixtures.LOCK_WAIT);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 0, 1, 1))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 0, 1, 1, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 0, 1))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 0, 1, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 1, 0))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 1, 0, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -244,7 +294,7 @@ class TaskWorkersTest {
     private void start(int threads, int storeThreads, int maxDeliveries, Predicate<String> cancelled,
                        Duration lockWait) {
         started.add(new TaskWorkers(queue, processor(lockWait), sink, cancelled, threads, storeThreads,
-                maxDeliveries));
+                maxDeliveries, Duration.ofSeconds(1)));
     }
 
     // ---- in-test adapters -----------------------------------------------------------------------------------
@@ -382,6 +432,51 @@ class TaskWorkersTest {
                 }
                 log.add(verdict + " " + task.seq());
             }
+        }
+    }
+
+    /** A store whose first {@code failures} writes find it unavailable. */
+    static final class OutageStore implements TileStore {
+        private final TileStore delegate;
+        private final AtomicInteger failures;
+
+        OutageStore(TileStore delegate, int failures) {
+            this.delegate = delegate;
+            this.failures = new AtomicInteger(failures);
+        }
+
+        @Override
+        public Optional<Instant> lastModified(TileKey key) throws IOException {
+            return delegate.lastModified(key);
+        }
+
+        @Override
+        public Optional<byte[]> read(TileKey key) throws IOException {
+            return delegate.read(key);
+        }
+
+        @Override
+        public void write(Collection<EncodedTile> tiles) throws IOException {
+            if (failures.getAndDecrement() > 0) {
+                throw new StoreUnavailableException("the store is down", null);
+            }
+            delegate.write(tiles);
+        }
+
+        @Override
+        public long delete(Collection<TileKey> keys) throws IOException {
+            return delegate.delete(keys);
+        }
+
+        @Override
+        public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
+                                  String contentType) throws IOException {
+            delegate.writeMetadata(layer, tileMatrixSet, name, content, contentType);
+        }
+
+        @Override
+        public String describe() {
+            return "outage store";
         }
     }
 

@@ -178,7 +178,6 @@ public final class RedisJobStore implements JobStore {
             """;
 
     private final RedissonClient redisson;
-    private final String keyPrefix;
     private final Clock clock;
     private final Duration retainFinished;
     private final String jobKeyPrefix;
@@ -200,7 +199,7 @@ public final class RedisJobStore implements JobStore {
      */
     public RedisJobStore(RedissonClient redisson, String keyPrefix, Clock clock, Duration retainFinished) {
         this.redisson = Objects.requireNonNull(redisson, "redisson");
-        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+        Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.retainFinished = Objects.requireNonNull(retainFinished, "retainFinished");
         if (retainFinished.toMillis() <= 0) {
@@ -241,7 +240,7 @@ public final class RedisJobStore implements JobStore {
     @Override
     public Optional<JobStatus> get(String id) {
         JobKeys keys = keys(id);
-        List<Object> snapshot = eval(readJob, ReturnType.LIST, List.of(keys.job(), keys.failures()));
+        List<Object> snapshot = eval(readJob, ReturnType.LIST, keys.hashes());
         return Optional.ofNullable(snapshot).map(RedisJobStore::parse);
     }
 
@@ -292,7 +291,7 @@ public final class RedisJobStore implements JobStore {
     @Override
     public JobStatus planned(String id, long tasksPlanned, boolean planningDone) {
         JobKeys keys = keys(id);
-        List<Object> snapshot = eval(planJob, ReturnType.LIST, List.of(keys.job(), keys.failures()),
+        List<Object> snapshot = eval(planJob, ReturnType.LIST, keys.hashes(),
                 tasksPlanned, planningDone ? 1 : 0, clock.instant());
         if (snapshot == null) {
             throw new IllegalArgumentException("no job " + id);
@@ -303,8 +302,7 @@ public final class RedisJobStore implements JobStore {
     @Override
     public boolean record(TaskResult result) {
         JobKeys keys = keys(result.jobId());
-        long added = eval(recordResults, ReturnType.LONG, List.of(keys.job(), keys.done(), keys.failures()),
-                recordArgs(List.of(result)));
+        long added = eval(recordResults, ReturnType.LONG, keys.all(), recordArgs(List.of(result)));
         return added > 0;
     }
 
@@ -322,7 +320,7 @@ public final class RedisJobStore implements JobStore {
             args.forEach((id, jobArgs) -> {
                 JobKeys keys = keys(id);
                 added.put(id, scripts.evalShaAsync(Mode.READ_WRITE, recordResults.sha(), ReturnType.LONG,
-                        List.of(keys.job(), keys.done(), keys.failures()), jobArgs));
+                        keys.all(), jobArgs));
             });
             batch.execute();
             Set<String> changed = new LinkedHashSet<>();
@@ -383,7 +381,7 @@ public final class RedisJobStore implements JobStore {
             List<RFuture<List<Object>>> snapshots = ids.stream().map(id -> {
                 JobKeys keys = keys(id);
                 return scripts.<List<Object>>evalShaAsync(Mode.READ_WRITE, readJob.sha(), ReturnType.LIST,
-                        List.of(keys.job(), keys.failures()));
+                        keys.hashes());
             }).toList();
             batch.execute();
             return snapshots.stream()
@@ -392,6 +390,7 @@ public final class RedisJobStore implements JobStore {
         });
     }
 
+    /** Reads run as READ_WRITE too, so they go to the master and see every write already acknowledged. */
     private <R> R eval(Script script, ReturnType type, List<Object> keys, Object... args) {
         return withScripts(() -> redisson.getScript(StringCodec.INSTANCE)
                 .evalSha(Mode.READ_WRITE, script.sha(), type, keys, args));
@@ -545,6 +544,14 @@ public final class RedisJobStore implements JobStore {
     }
 
     private record JobKeys(String job, String done, String failures) {
+
+        List<Object> hashes() {
+            return List.of(job, failures);
+        }
+
+        List<Object> all() {
+            return List.of(job, done, failures);
+        }
     }
 
     /** A Lua script and its SHA-1, by which it runs, so its text crosses the network only to load it. */

@@ -224,6 +224,7 @@ public abstract class JobStoreContract {
         store.record(ok(seen, 0, counts(0)));
         store.finish(done.id(), JobState.SUCCEEDED, null);
 
+        assertThat(store.recordAll(List.of())).isEmpty();
         assertThat(store.recordAll(List.of(ok(seen, 0, counts(0)), ok(fresh, 0, counts(0)), failed(other, 4),
                 ok(fresh, 1, counts(1)), ok(done, 0, counts(0)), ok(fresh, 0, counts(0)))))
                 .containsExactlyInAnyOrder(fresh.id(), other.id());
@@ -312,6 +313,7 @@ public abstract class JobStoreContract {
 
     @Test
     void unfinishedListsOnlyTheJobsNotFinalYet() {
+        assertThat(store.unfinished()).isEmpty();
         JobStatus planning = created();
         JobStatus running = created();
         JobStatus finished = created();

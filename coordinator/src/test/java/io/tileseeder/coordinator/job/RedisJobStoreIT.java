@@ -1,0 +1,199 @@
+package io.tileseeder.coordinator.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.message.TaskResult;
+import io.tileseeder.message.TileCounts;
+import io.tileseeder.port.JobStore;
+import io.tileseeder.worker.lock.RedissonMetatileLock;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+
+/**
+ * {@link RedisJobStore} against the real Redis of {@code dev/services} ({@code SEEDER_REDIS_URL}): the contract,
+ * then what only a shared store has to do — replicas that see each other's writes, retention by expiry, lost
+ * scripts. Every test uses its own key prefix and deletes its keys.
+ */
+class RedisJobStoreIT extends JobStoreContract {
+
+    static final Duration RETAIN = Duration.ofHours(1);
+
+    static String redisUrl;
+    static RedissonClient client;
+
+    private String prefix;
+    private Clock storeClock;
+    private RedissonClient replicaClient;
+
+    @BeforeAll
+    static void connect() {
+        redisUrl = System.getenv("SEEDER_REDIS_URL");
+        assertThat(redisUrl).as("SEEDER_REDIS_URL (run dev/services up and source .dev/services.env)").isNotBlank();
+        client = RedissonMetatileLock.connect(redisUrl);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        if (client != null) {
+            client.shutdown();
+        }
+    }
+
+    @Override
+    protected JobStore newStore(Clock clock) {
+        prefix = "seeder-it:jobs:" + UUID.randomUUID() + ":";
+        storeClock = clock;
+        return new RedisJobStore(client, prefix, clock, RETAIN);
+    }
+
+    @AfterEach
+    void cleanUp() {
+        if (replicaClient != null) {
+            replicaClient.shutdown();
+        }
+        client.getKeys().deleteByPattern(prefix + "*");
+    }
+
+    private RedisJobStore redisStore() {
+        return (RedisJobStore) store;
+    }
+
+    /** Another coordinator replica: its own client, on the same key prefix. */
+    private RedisJobStore replica() {
+        replicaClient = RedissonMetatileLock.connect(redisUrl);
+        return new RedisJobStore(replicaClient, prefix, storeClock, RETAIN);
+    }
+
+    private String jobKey(String id) {
+        return prefix + "job:{" + id + "}";
+    }
+
+    @Test
+    void replicasSeeEachOthersWrites() {
+        RedisJobStore replica = replica();
+        JobStatus job = store.create(submitted("shared-key"));
+
+        assertThat(replica.get(job.id())).contains(job);
+        assertThat(replica.create(submitted("shared-key"))).isEqualTo(job);
+        replica.planned(job.id(), 2, true);
+        assertThat(store.record(ok(job, 0, counts(0)))).isTrue();
+        assertThat(replica.recordAll(List.of(ok(job, 0, counts(0)), ok(job, 1, counts(1))))).containsExactly(job.id());
+        assertThat(store.get(job.id())).isEqualTo(replica.get(job.id()));
+        assertThat(job(job.id()).counts()).isEqualTo(counts(0).plus(counts(1)));
+
+        JobStatus finished = replica.finish(job.id(), JobState.SUCCEEDED, null).orElseThrow();
+        assertThat(store.finish(job.id(), JobState.CANCELLED, "too late")).isEmpty();
+        assertThat(job(job.id())).isEqualTo(finished);
+        assertThat(store.pendingEvents()).containsExactly(job.id());
+        replica.eventSent(job.id());
+        assertThat(store.pendingEvents()).isEmpty();
+        assertThat(replica.list(5)).isEqualTo(store.list(5));
+    }
+
+    @Test
+    void stateReadsTheJobsStateAlone() {
+        JobStatus job = created();
+
+        assertThat(redisStore().state(job.id())).contains(JobState.PLANNING);
+        store.planned(job.id(), 1, false);
+        assertThat(redisStore().state(job.id())).contains(JobState.RUNNING);
+        store.finish(job.id(), JobState.CANCELLED, "cancelled by the user");
+        assertThat(redisStore().state(job.id())).contains(JobState.CANCELLED);
+        assertThat(redisStore().state("no-such-job")).isEmpty();
+    }
+
+    @Test
+    void aFinishedJobDropsItsBitmapAndExpiresWithItsIdempotencyKey() {
+        JobStatus job = store.create(submitted("expiring"));
+        store.recordAll(List.of(ok(job, 0, counts(0)), failed(job, 1)));
+        assertThat(client.getKeys().remainTimeToLive(jobKey(job.id()))).isEqualTo(-1);
+
+        store.finish(job.id(), JobState.FAILED, "1 task failed");
+
+        assertThat(client.getKeys().countExists(jobKey(job.id()) + ":done")).isZero();
+        for (String key : List.of(jobKey(job.id()), jobKey(job.id()) + ":failures", prefix + "idem:expiring")) {
+            assertThat(client.getKeys().remainTimeToLive(key)).as(key).isBetween(1L, RETAIN.toMillis());
+        }
+    }
+
+    @Test
+    void listSkipsAndForgetsJobsWhoseRecordExpired() {
+        JobStatus oldest = created();
+        JobStatus expired = created();
+        JobStatus newest = created();
+        client.getKeys().delete(jobKey(expired.id()));
+
+        assertThat(store.list(2)).containsExactly(newest, oldest);
+        assertThat(client.getScoredSortedSet(prefix + "jobs", StringCodec.INSTANCE).readAll())
+                .containsExactlyInAnyOrder(oldest.id(), newest.id());
+    }
+
+    @Test
+    void scriptsLostByRedisAreLoadedAgain() {
+        JobStatus job = created();
+
+        client.getScript().scriptFlush();
+        assertThat(store.record(ok(job, 0, counts(0)))).isTrue();
+        client.getScript().scriptFlush();
+        assertThat(store.recordAll(List.of(ok(job, 1, counts(1))))).containsExactly(job.id());
+        client.getScript().scriptFlush();
+        assertThat(store.list(1)).extracting(JobStatus::tasksDone).containsExactly(2L);
+    }
+
+    @Test
+    void badStoredDataIsReportedWithItsKey() {
+        JobStatus job = created();
+        client.getMap(jobKey(job.id()), StringCodec.INSTANCE).put("state", "HALF_DONE");
+
+        assertThatThrownBy(() -> store.get(job.id())).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(jobKey(job.id()));
+        assertThatThrownBy(() -> redisStore().state(job.id())).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(jobKey(job.id()));
+    }
+
+    /** Not a benchmark (no timing is asserted), but it prints the rate of a realistic ingest. */
+    @Test
+    void aLargeIngestInBatchesCountsEveryResultOnce() {
+        int jobCount = 4;
+        int perJob = 50_000;
+        int batchSize = 1_000;
+        List<JobStatus> jobs = new ArrayList<>();
+        for (int i = 0; i < jobCount; i++) {
+            jobs.add(created());
+        }
+        List<TaskResult> results = new ArrayList<>();
+        for (long seq = 0; seq < perJob; seq++) {
+            for (JobStatus job : jobs) {
+                results.add(ok(job, seq, new TileCounts(14, 2, 0, 0, 0, 40_000)));
+            }
+        }
+
+        long start = System.nanoTime();
+        for (int from = 0; from < results.size(); from += batchSize) {
+            store.recordAll(results.subList(from, Math.min(results.size(), from + batchSize)));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("RedisJobStore.recordAll: %d results in %.2f s, %.0f results/s%n", results.size(), seconds,
+                results.size() / seconds);
+
+        assertThat(store.recordAll(results.subList(0, batchSize))).isEmpty();
+        for (JobStatus job : jobs) {
+            JobStatus recorded = job(job.id());
+            assertThat(recorded.tasksDone()).isEqualTo(perJob);
+            assertThat(recorded.counts()).isEqualTo(new TileCounts(14L * perJob, 2L * perJob, 0, 0, 0,
+                    40_000L * perJob));
+        }
+    }
+}

@@ -47,10 +47,8 @@ class KafkaJobEventSinkIT {
 
     @BeforeEach
     void setUp() {
-        bootstrap = System.getenv("SEEDER_KAFKA_BOOTSTRAP");
-        assertThat(bootstrap).as("SEEDER_KAFKA_BOOTSTRAP (run dev/services up and source .dev/services.env)")
-                .isNotBlank();
-        topic = "seeder-it-job-events-" + UUID.randomUUID().toString().substring(0, 8);
+        bootstrap = KafkaFixtures.bootstrap();
+        topic = "seeder-it-job-events-" + KafkaFixtures.uniqueSuffix();
         sink = new KafkaJobEventSink(KafkaJobEventSink.defaults(bootstrap).withTopic(topic).withPartitions(1),
                 URI.create(KafkaJobEventSink.DEFAULT_SOURCE));
     }
@@ -91,7 +89,7 @@ class KafkaJobEventSinkIT {
 
     @Test
     void aSentEventIsReadBackAsAValidCloudEventWithEqualData() throws Exception {
-        String jobId = "job-" + UUID.randomUUID().toString().substring(0, 8);
+        String jobId = "job-" + KafkaFixtures.uniqueSuffix();
         JobEvent succeeded = event(jobId, JobState.SUCCEEDED);
         JobEvent failed = event(jobId + "-b", JobState.FAILED);
 
@@ -127,7 +125,7 @@ class KafkaJobEventSinkIT {
 
     @Test
     void anEventSentTwiceKeepsItsIdSoAConsumerCanDropTheRepeat() throws Exception {
-        JobEvent cancelled = event("job-" + UUID.randomUUID().toString().substring(0, 8), JobState.CANCELLED);
+        JobEvent cancelled = event("job-" + KafkaFixtures.uniqueSuffix(), JobState.CANCELLED);
 
         sink.send(cancelled);
         sink.send(cancelled);

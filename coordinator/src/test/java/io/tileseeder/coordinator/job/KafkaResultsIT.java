@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -46,10 +45,8 @@ class KafkaResultsIT {
 
     @BeforeEach
     void setUp() {
-        bootstrap = System.getenv("SEEDER_KAFKA_BOOTSTRAP");
-        assertThat(bootstrap).as("SEEDER_KAFKA_BOOTSTRAP (run dev/services up and source .dev/services.env)")
-                .isNotBlank();
-        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        bootstrap = KafkaFixtures.bootstrap();
+        String suffix = KafkaFixtures.uniqueSuffix();
         topic = "seeder-it-results-" + suffix;
         group = "seeder-it-coordinator-" + suffix;
         jobId = "job-" + suffix;

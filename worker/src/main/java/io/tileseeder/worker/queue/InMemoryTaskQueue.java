@@ -20,9 +20,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class InMemoryTaskQueue implements TaskQueue {
 
-    private static final long FIRST_BACKOFF_MS = 100;
-    private static final long MAX_BACKOFF_MS = 5_000;
-
     private final BlockingQueue<Entry> pending;
     private final DelayQueue<Entry> redeliver = new DelayQueue<>();
     private final int maxHolders;
@@ -98,8 +95,7 @@ public final class InMemoryTaskQueue implements TaskQueue {
                 throw new IllegalStateException("more deliveries released than can be out at once (" + maxHolders + ")");
             }
             finish();
-            long backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(count - 1, 16));
-            redeliver.add(new Entry(task, count, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff)));
+            redeliver.add(new Entry(task, count, System.nanoTime() + ReleaseBackoff.after(count).toNanos()));
         }
 
         @Override

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
@@ -38,7 +39,8 @@ class KafkaTaskQueueIT extends TaskQueueContract {
                 .withTopic("seeder-it-tasks-" + suffix)
                 .withGroupId("seeder-it-workers-" + suffix)
                 .withPartitions(3)
-                .withMaxPollRecords(8);
+                .withMaxPollRecords(8)
+                .withConsumers(3);
         return open();
     }
 
@@ -155,5 +157,73 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         assertThat(again.getFirst().deliveryCount()).isEqualTo(2);
         again.getFirst().accept();
         assertNothingMore(other);
+    }
+
+    @Test
+    void flushMakesEveryOfferedTaskDeliverable() throws Exception {
+        int count = 500;
+        for (int i = 0; i < count; i++) {
+            assertThat(queue.offer(task(i), Duration.ofSeconds(30))).as("offer of task %d", i).isTrue();
+        }
+        queue.flush();
+
+        // Durable before anyone consumes: the topic already holds every task.
+        try (Admin admin = KafkaTaskQueue.admin(config)) {
+            Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+            for (int p = 0; p < config.partitions(); p++) {
+                latest.put(new TopicPartition(config.topic(), p), OffsetSpec.latest());
+            }
+            long produced = admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values().stream()
+                    .mapToLong(ListOffsetsResult.ListOffsetsResultInfo::offset).sum();
+            assertThat(produced).as("records in the topic after flush").isEqualTo(count);
+        }
+        List<TaskDelivery> got = take(queue, count, TaskDelivery::accept);
+        assertThat(got).extracting(TaskDelivery::task)
+                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, count).mapToObj(this::task).toList());
+        assertNothingLeftInTheGroup();
+    }
+
+    @Test
+    void aReleasedTaskComesBackNoSoonerThanItsBackoff() throws Exception {
+        offerAll(1);
+        TaskDelivery delivery = takeOne();
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            assertThat(delivery.deliveryCount()).isEqualTo(attempt);
+            Duration backoff = ReleaseBackoff.after(attempt);
+            long releasedAt = System.nanoTime();
+            delivery.release();
+            delivery = takeOne();
+            Duration waited = Duration.ofNanos(System.nanoTime() - releasedAt);
+            assertThat(delivery.task()).isEqualTo(task(0));
+            assertThat(waited).as("time to redelivery after release number %d", attempt)
+                    .isGreaterThanOrEqualTo(backoff);
+        }
+        assertThat(ReleaseBackoff.after(3)).isEqualTo(Duration.ofMillis(400));
+        delivery.accept();
+        assertNothingMore(queue);
+    }
+
+    @Test
+    void severalConsumersInOneInstanceTogetherDeliverEveryTaskOnce() throws Exception {
+        assertThat(config.consumers()).as("consumers in the instance under test").isEqualTo(3);
+        int count = 90;
+        offerAll(count);
+        queue.flush();
+
+        // More tasks out at once, without verdicts, than one consumer may hold (maxPollRecords): only several
+        // consumers fetching side by side can hand these out.
+        int beyondOneConsumer = config.maxPollRecords() + 1;
+        List<TaskDelivery> heldAtOnce = take(queue, beyondOneConsumer);
+        assertThat(heldAtOnce).as("deliveries held at once").hasSize(beyondOneConsumer);
+        heldAtOnce.forEach(TaskDelivery::accept);
+        List<TaskDelivery> rest = take(queue, count - beyondOneConsumer, TaskDelivery::accept);
+
+        List<TaskDelivery> all = new ArrayList<>(heldAtOnce);
+        all.addAll(rest);
+        assertThat(all).extracting(TaskDelivery::task).as("every task delivered exactly once")
+                .containsExactlyInAnyOrderElementsOf(IntStream.range(0, count).mapToObj(this::task).toList());
+        assertThat(all).extracting(TaskDelivery::deliveryCount).containsOnly(1);
+        assertNothingMore(queue);
+        assertNothingLeftInTheGroup();
     }
 }

@@ -1,0 +1,45 @@
+package io.tileseeder.worker.queue;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * Client settings every Kafka adapter of the seeder shares, so that the durability settings are written once:
+ * the caller's extra properties (security, client id, ...) first, then what the seeder insists on.
+ */
+public final class KafkaClients {
+
+    private KafkaClients() {
+    }
+
+    /** {@code clientProperties} plus the bootstrap servers: the base of every client. */
+    public static Properties common(String bootstrapServers, Map<String, String> clientProperties) {
+        Properties p = new Properties();
+        p.putAll(clientProperties);
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return p;
+    }
+
+    public static Admin admin(String bootstrapServers, Map<String, String> clientProperties) {
+        return Admin.create(common(bootstrapServers, clientProperties));
+    }
+
+    /**
+     * A producer for the durability chain: idempotent (a retried send is written once) and {@code acks=all} (a
+     * send is acknowledged only once every in-sync replica has it).
+     *
+     * @param maxBlock how long {@code send} may wait for metadata or buffer room ({@code max.block.ms})
+     */
+    public static Properties durableProducer(String bootstrapServers, Map<String, String> clientProperties,
+                                             Duration maxBlock) {
+        Properties p = common(bootstrapServers, clientProperties);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(maxBlock.toMillis()));
+        return p;
+    }
+}

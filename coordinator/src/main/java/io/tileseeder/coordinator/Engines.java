@@ -1,5 +1,9 @@
 package io.tileseeder.coordinator;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tileseeder.coordinator.distributed.ClusterSettings;
+import io.tileseeder.coordinator.distributed.DistributedCoordinator;
+import io.tileseeder.coordinator.distributed.DistributedWorker;
 import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.job.JobLimits;
@@ -9,33 +13,92 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Holds the application's engine. It starts on first use from {@link SeederConfig}, unless the command line
- * started it first with its own options ({@code seeder serve --out …}).
+ * Holds what this process runs: an {@link Engine} behind the API (embedded or a distributed coordinator, by
+ * {@code seeder.mode}), or a distributed worker. The engine starts on first use from {@link SeederConfig},
+ * unless the command line started it first with its own options ({@code seeder serve --out …}).
  */
 @Singleton
 public class Engines {
 
     private final SeederConfig config;
-    private EmbeddedEngine engine;
+    private final MeterRegistry metrics;
+    private Engine engine;
+    private DistributedWorker worker;
 
-    public Engines(SeederConfig config) {
+    public Engines(SeederConfig config, MeterRegistry metrics) {
         this.config = config;
+        this.metrics = metrics;
     }
 
-    public synchronized EmbeddedEngine engine() {
+    public synchronized Engine engine() {
         if (engine == null) {
-            engine = EmbeddedEngine.start(settings());
+            engine = open(settings());
         }
         return engine;
     }
 
-    /** Starts the engine with these settings; fails if it is running already. */
-    public synchronized EmbeddedEngine start(EngineSettings settings) {
-        if (engine != null) {
+    /** Starts the engine of the configured mode with these settings; fails if it is running already. */
+    public synchronized Engine start(EngineSettings settings) {
+        requireNothingRunning();
+        engine = open(settings);
+        return engine;
+    }
+
+    /** Starts the embedded engine whatever the mode ({@code seeder seed} and {@code bench} seed in-process). */
+    public synchronized EmbeddedEngine startEmbedded(EngineSettings settings) {
+        requireNothingRunning();
+        EmbeddedEngine embedded = embedded(settings);
+        engine = embedded;
+        return embedded;
+    }
+
+    /** Starts a distributed worker; needs the distributed mode's settings. */
+    public synchronized DistributedWorker startWorker(EngineSettings settings) {
+        requireNothingRunning();
+        worker = DistributedWorker.start(settings, cluster());
+        WorkerMetrics.bind(metrics, worker.times());
+        return worker;
+    }
+
+    private void requireNothingRunning() {
+        if (engine != null || worker != null) {
             throw new IllegalStateException("the engine is running already");
         }
-        engine = EmbeddedEngine.start(settings);
-        return engine;
+    }
+
+    private Engine open(EngineSettings settings) {
+        return distributed() ? DistributedCoordinator.start(settings, cluster()) : embedded(settings);
+    }
+
+    private EmbeddedEngine embedded(EngineSettings settings) {
+        EmbeddedEngine embedded = EmbeddedEngine.start(settings);
+        WorkerMetrics.bind(metrics, embedded.times());
+        return embedded;
+    }
+
+    /** Whether {@code seeder.mode} is {@code distributed}; any value but the two modes is refused. */
+    public boolean distributed() {
+        return switch (config.mode()) {
+            case "embedded" -> false;
+            case "distributed" -> true;
+            default -> throw new IllegalArgumentException("seeder.mode (SEEDER_MODE) must be embedded or distributed, not '"
+                    + config.mode() + "'");
+        };
+    }
+
+    /** The distributed mode's services; names the missing settings. */
+    public ClusterSettings cluster() {
+        SeederConfig.Kafka kafka = config.kafka();
+        SeederConfig.Redis redis = config.redis();
+        if (kafka.bootstrap().isEmpty() || redis.url().isEmpty()) {
+            throw new IllegalArgumentException("the distributed mode needs Kafka and Redis: set seeder.kafka.bootstrap "
+                    + "(SEEDER_KAFKA_BOOTSTRAP, e.g. 127.0.0.1:9092) and seeder.redis.url (SEEDER_REDIS_URL, e.g. "
+                    + "redis://127.0.0.1:6379)");
+        }
+        int consumers = kafka.consumers().orElse(2 * Runtime.getRuntime().availableProcessors());
+        return new ClusterSettings(kafka.bootstrap().get(), kafka.tasksTopic(), kafka.resultsTopic(), kafka.eventsTopic(),
+                kafka.partitions(), kafka.workerGroup(), kafka.coordinatorGroup(), consumers, redis.url().get(),
+                redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout());
     }
 
     /** The settings from configuration. */
@@ -48,11 +111,15 @@ public class Engines {
                 config.store().ioThreads().orElse(defaults.ioThreads()), config.workers().queueCapacity(),
                 config.workers().maxDeliveries(), config.workers().lockWait(),
                 new JobLimits(config.limits().maxTilesPerJob(), config.limits().maxLabels()),
-                config.limits().maxRunningJobs(), config.limits().maxWaiters(), config.limits().retainJobs());
+                config.limits().maxRunningJobs(), config.limits().maxWaiters(), config.limits().retainJobs(),
+                config.store().outageWait());
     }
 
     @PreDestroy
     synchronized void stop() {
+        if (worker != null) {
+            worker.close();
+        }
         if (engine != null) {
             engine.close();
         }

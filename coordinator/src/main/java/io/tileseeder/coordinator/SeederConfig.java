@@ -13,7 +13,18 @@ import java.util.OptionalInt;
 @ConfigMapping(prefix = "seeder")
 public interface SeederConfig {
 
+    /**
+     * {@code embedded}: coordinator and workers in this JVM, job records in memory. {@code distributed}:
+     * {@code seeder serve} is a coordinator and {@code seeder worker} a worker, over Kafka, Redis and the store.
+     */
+    @WithDefault("embedded")
+    String mode();
+
     Store store();
+
+    Kafka kafka();
+
+    Redis redis();
 
     Layers layers();
 
@@ -30,6 +41,58 @@ public interface SeederConfig {
 
         /** Metatiles being stored at once; default max(8, 4 × cores). */
         OptionalInt ioThreads();
+
+        /** How long a task waits for an unavailable store before it counts as a failed try. */
+        @WithDefault("10m")
+        Duration outageWait();
+    }
+
+    /** Kafka, for the distributed mode. */
+    interface Kafka {
+        /** e.g. {@code 127.0.0.1:9092}. */
+        Optional<String> bootstrap();
+
+        @WithDefault("seeder.tasks")
+        String tasksTopic();
+
+        @WithDefault("seeder.task-results")
+        String resultsTopic();
+
+        @WithDefault("seeder.job-events")
+        String eventsTopic();
+
+        /** Partitions of the topics this application creates (existing topics are left as they are). */
+        @WithDefault("12")
+        int partitions();
+
+        /** The workers' share group on the tasks topic. */
+        @WithDefault("seeder-workers")
+        String workerGroup();
+
+        /** The coordinators' consumer group on the results topic. */
+        @WithDefault("seeder-coordinator")
+        String coordinatorGroup();
+
+        /** Share consumers per worker process; default: one per CPU thread. */
+        OptionalInt consumers();
+
+        /** How long start-up waits for Kafka, Redis and the store to answer before it gives up. */
+        @WithDefault("15s")
+        Duration connectTimeout();
+    }
+
+    /** Redis, for the distributed mode: job records, progress and the metatile locks. */
+    interface Redis {
+        /** e.g. {@code redis://127.0.0.1:6379}. */
+        Optional<String> url();
+
+        /** Prefix of every key, so several deployments can share one Redis. */
+        @WithDefault("seeder:")
+        String keyPrefix();
+
+        /** How long finished jobs stay queryable. */
+        @WithDefault("168h")
+        Duration retainFinished();
     }
 
     /** The S3 endpoint for an {@code s3://} store (MinIO, or any S3-compatible service). */
@@ -65,7 +128,10 @@ public interface SeederConfig {
         @WithDefault("1s")
         Duration lockWait();
 
-        /** Metatile tasks the planner may queue ahead of the workers. */
+        /**
+         * Metatile tasks the planner may queue ahead of the workers: the in-memory queue's size, and in the
+         * distributed mode the most tasks of one job on Kafka without a result yet.
+         */
         @WithDefault("1024")
         int queueCapacity();
     }

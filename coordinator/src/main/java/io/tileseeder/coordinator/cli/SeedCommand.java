@@ -64,7 +64,7 @@ final class SeedCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         EmbeddedEngine running;
         try {
-            running = engines.start(engine.apply(engines.settings()));
+            running = engines.startEmbedded(engine.apply(engines.settings()));
         } catch (LayerConfigException | IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;

@@ -24,6 +24,7 @@ public class SeederMain implements QuarkusApplication {
         CommandLine cli = new CommandLine(new SeederCommand());
         cli.addSubcommand(new SeedCommand(engines));
         cli.addSubcommand(new ServeCommand(engines));
+        cli.addSubcommand(new WorkerCommand(engines));
         cli.addSubcommand(new BenchCommand(engines));
         cli.addSubcommand(new SubmitCommand());
         cli.addSubcommand(new WaitCommand());
@@ -50,7 +51,7 @@ public class SeederMain implements QuarkusApplication {
 
         @Override
         public void run() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, bench, submit or wait");
+            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, bench, submit or wait");
         }
     }
 }

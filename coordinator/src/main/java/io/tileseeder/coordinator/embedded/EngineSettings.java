@@ -1,6 +1,11 @@
 package io.tileseeder.coordinator.embedded;
 
 import io.tileseeder.job.JobLimits;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.store.FileTileStore;
+import io.tileseeder.worker.store.S3TileStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -20,11 +25,12 @@ import java.util.Optional;
  * @param maxRunningJobs  jobs planned or running at once; more are refused
  * @param maxWaiters      clients blocked in the wait long-poll at once; more are refused
  * @param retainJobs      finished jobs remembered for status queries
+ * @param outageWait      how long a task waits for an unavailable store before it counts as a failed try
  */
 public record EngineSettings(String store, Optional<S3Connection> s3, Optional<Path> layersFile,
                              int workerThreads, int ioThreads,
                              int queueCapacity, int maxDeliveries, Duration lockWait, JobLimits limits,
-                             int maxRunningJobs, int maxWaiters, int retainJobs) {
+                             int maxRunningJobs, int maxWaiters, int retainJobs, Duration outageWait) {
 
     public EngineSettings {
         if (store == null || store.isBlank()) {
@@ -51,27 +57,44 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
     public static EngineSettings defaults(String store) {
         int cores = Runtime.getRuntime().availableProcessors();
         return new EngineSettings(store, Optional.empty(), Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 5,
-                Duration.ofSeconds(1), new JobLimits(100_000_000L, 32), 4, 256, 1000);
+                Duration.ofSeconds(1), new JobLimits(100_000_000L, 32), 4, 256, 1000, Duration.ofMinutes(10));
     }
 
     public EngineSettings withStore(String where) {
         return new EngineSettings(where, s3, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs);
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
     }
 
     public EngineSettings withS3(Optional<S3Connection> connection) {
         return new EngineSettings(store, connection, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries,
-                lockWait, limits, maxRunningJobs, maxWaiters, retainJobs);
+                lockWait, limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
     }
 
     public EngineSettings withWorkerThreads(int threads) {
         return new EngineSettings(store, s3, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs);
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
     }
 
     public EngineSettings withLayersFile(Optional<Path> file) {
         return new EngineSettings(store, s3, file, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs);
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
+    }
+
+    /** Opens the store: a folder, or an S3 bucket for a store given as {@code s3://bucket/prefix}. */
+    public TileStore openStore() {
+        if (!store.startsWith("s3://")) {
+            return new FileTileStore(Path.of(store));
+        }
+        S3TileStore.Location location = S3TileStore.Location.parse(store);
+        S3Connection connection = s3.orElseThrow(() -> new IllegalArgumentException(
+                "the store " + store + " needs an S3 endpoint: set seeder.s3.endpoint, "
+                        + "seeder.s3.access-key and seeder.s3.secret-key (SEEDER_S3_ENDPOINT, ...)"));
+        try {
+            return new S3TileStore(connection.endpoint(), connection.accessKey(), connection.secretKey(),
+                    connection.region(), location, S3TileStore.Options.defaults());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
     }
 
     private static void positive(String name, int value) {

@@ -10,9 +10,12 @@ import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.PlannedMetatile;
 import io.tileseeder.job.MetatilePlan;
+import io.tileseeder.message.JobEvent;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
+import io.tileseeder.port.JobEventSink;
 import io.tileseeder.port.JobStore;
+import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileStore;
@@ -20,6 +23,7 @@ import io.tileseeder.worker.store.TileJson;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,47 +34,78 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The coordinator's core: takes jobs, plans them into metatile tasks, records results and finishes each job
  * exactly once, when planning is done and every planned task has a result. Only then is the job event
  * emitted and are waiters released, so "finished" always means every tile is stored.
+ *
+ * <p>Any number of replicas may share one {@link JobStore}. Planning a job is guarded by a lock per job, and a
+ * planner records how far it got only after the queue has the tasks ({@link TaskQueue#flush}); a sweep at start
+ * and every {@code recoverEvery} resumes jobs whose planner is gone (a coordinator restarted mid-plan) and
+ * finishes jobs whose last result was recorded by a replica that died before finishing them. Job events are
+ * sent from the store's outbox, so an event whose sending was cut short is sent again.
  */
 public final class JobService implements ResultSink, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(JobService.class.getName());
-    /** Planned-task counts are written to the store every this many tasks (and at the end). */
-    private static final int PROGRESS_EVERY = 256;
+    /**
+     * The planner flushes the queue and records its cursor every this many tasks (and at the end); a planner
+     * that dies re-plans at most this many tasks, which is harmless (locks and the result bitmap).
+     */
+    private static final int PROGRESS_EVERY = 4096;
     /** How often a planner waiting on a full queue checks whether its job was cancelled. */
     private static final Duration OFFER_WAIT = Duration.ofMillis(200);
+    /** How often waiters are checked against the store (a job may finish on another replica). */
+    private static final Duration SWEEP_EVERY = Duration.ofMillis(250);
 
     private final LayerCatalog layers;
     private final JobSpecValidator validator;
     private final JobStore store;
     private final TaskQueue queue;
     private final TileStore tiles;
+    private final JobEventSink events;
+    private final MetatileLock planLocks;
     private final Clock clock;
     private final int maxRunningJobs;
     private final int maxWaiters;
+    private final int maxAhead;
     private final ThreadPoolExecutor planners;
+    /** Jobs this replica is planning, so a sweep does not start a second planner for them. */
+    private final Set<String> planning = ConcurrentHashMap.newKeySet();
+    /** Recovery, event dispatch and waiter checks: one thread, periodic tasks only (events go out within a sweep). */
+    private final ScheduledThreadPoolExecutor housekeeping;
     /** Each waiting client's own future, per job; a client that times out removes its own. */
     private final ConcurrentMap<String, Set<CompletableFuture<JobStatus>>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger waiters = new AtomicInteger();
 
+    /**
+     * @param events       where finished jobs are announced
+     * @param planLocks    one lock per job being planned, shared by the replicas
+     * @param maxAhead     the most tasks of a job queued ahead of its results: the backlog a queue that is not
+     *                     bounded itself (Kafka) may hold for one job
+     * @param recoverEvery how often to look for jobs to resume or finish (and once at start)
+     */
     public JobService(LayerCatalog layers, JobSpecValidator validator, JobStore store, TaskQueue queue,
-                      TileStore tiles, Clock clock, int maxRunningJobs, int maxWaiters) {
+                      TileStore tiles, JobEventSink events, MetatileLock planLocks, Clock clock, int maxRunningJobs,
+                      int maxWaiters, int maxAhead, Duration recoverEvery) {
         this.layers = layers;
         this.validator = validator;
         this.store = store;
         this.queue = queue;
         this.tiles = tiles;
+        this.events = events;
+        this.planLocks = planLocks;
         this.clock = clock;
         this.maxRunningJobs = maxRunningJobs;
         this.maxWaiters = maxWaiters;
+        this.maxAhead = maxAhead;
         AtomicInteger n = new AtomicInteger();
         this.planners = new ThreadPoolExecutor(maxRunningJobs, maxRunningJobs, 1, TimeUnit.MINUTES,
                 new ArrayBlockingQueue<>(maxRunningJobs), r -> {
@@ -79,6 +114,26 @@ public final class JobService implements ResultSink, AutoCloseable {
                     return thread;
                 });
         this.planners.allowCoreThreadTimeOut(true);
+        this.housekeeping = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread thread = new Thread(r, "seeder-housekeeping");
+            thread.setDaemon(true);
+            return thread;
+        });
+        housekeeping.scheduleWithFixedDelay(guarded("recovery", this::recover), 0, recoverEvery.toMillis(),
+                TimeUnit.MILLISECONDS);
+        housekeeping.scheduleWithFixedDelay(guarded("sweep", this::sweep), SWEEP_EVERY.toMillis(),
+                SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** A periodic task that logs its failure (the store may be down for a while) instead of ending. */
+    private static Runnable guarded(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, what + " failed; will try again", e);
+            }
+        };
     }
 
     public LayerCatalog layers() {
@@ -99,16 +154,18 @@ public final class JobService implements ResultSink, AutoCloseable {
             }
         }
         JobSpec spec = validator.validate(request);
-        long running = store.list(Integer.MAX_VALUE).stream().filter(job -> !job.state().isFinal()).count();
+        long running = store.unfinished().size();
         if (running >= maxRunningJobs) {
             throw new TooManyJobsException(running + " jobs are running, the limit is " + maxRunningJobs
                     + "; wait for one to finish or cancel one");
         }
         JobStatus job = store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, spec.tileCount(),
                 clock.instant(), idempotencyKey));
+        planning.add(job.id());
         try {
-            planners.execute(() -> plan(job.id(), spec));
+            planners.execute(() -> plan(job.id()));
         } catch (RejectedExecutionException e) {
+            planning.remove(job.id());
             // Planners of cancelled jobs still winding down hold every slot: refuse rather than orphan the job.
             store.finish(job.id(), JobState.FAILED, "refused: every planner is busy").ifPresent(this::finished);
             throw new TooManyJobsException("every planner is busy (" + maxRunningJobs + "); try again shortly");
@@ -177,29 +234,132 @@ public final class JobService implements ResultSink, AutoCloseable {
         }
     }
 
-    private void plan(String jobId, JobSpec spec) {
+    /**
+     * Records a batch of results (each once) and finishes the jobs they completed. Returns once all of them
+     * are recorded, so a caller may then commit their offsets.
+     */
+    public void publishAll(List<TaskResult> results) {
+        store.recordAll(results).forEach(this::finishIfDone);
+    }
+
+    /**
+     * Plans a job from where its record says planning got to, under the job's planning lock; returns at once
+     * if another replica holds it or the job needs no planning.
+     */
+    private void plan(String jobId) {
         try {
-            long planned = 0;
-            for (PlannedMetatile task : new MetatilePlan(spec)) {
-                MetatileTask message = MetatileTask.of(jobId, task.seq(), spec.layer(), spec.format(), spec.mode(),
-                        task.metatile(), task.tiles(), spec.refreshBefore());
-                do {
-                    if (isCancelled(jobId)) {
-                        return;
-                    }
-                } while (!queue.offer(message, OFFER_WAIT));
-                if (++planned % PROGRESS_EVERY == 0) {
-                    store.planned(jobId, planned, false);
+            Optional<MetatileLock.Lease> lease = planLocks.tryLock("plan/" + jobId, Duration.ZERO);
+            if (lease.isEmpty()) {
+                return;
+            }
+            try (MetatileLock.Lease held = lease.get()) {
+                Optional<JobStatus> job = store.get(jobId).filter(j -> !j.state().isFinal() && !j.planningDone());
+                if (job.isPresent()) {
+                    planFrom(job.get());
                 }
             }
-            store.planned(jobId, planned, true);
-            finishIfDone(jobId);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            store.finish(jobId, JobState.FAILED, "planning was interrupted (shutdown)").ifPresent(this::finished);
+            // Shutting down: the tasks queued so far stay recorded, and a coordinator that starts resumes the plan.
         } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "planning job " + jobId + " failed", e);
             store.finish(jobId, JobState.FAILED, "planning failed: " + e.getMessage()).ifPresent(this::finished);
+        } finally {
+            planning.remove(jobId);
         }
+    }
+
+    private void planFrom(JobStatus job) throws InterruptedException {
+        JobSpec spec = job.spec();
+        long planned = job.tasksPlanned();
+        if (planned > 0) {
+            LOG.info(() -> "resuming the plan of job " + job.id() + " at task " + job.tasksPlanned());
+        }
+        int chunk = Math.max(1, Math.min(PROGRESS_EVERY, maxAhead / 4));
+        Iterator<PlannedMetatile> tasks = new MetatilePlan(spec).from(planned);
+        while (tasks.hasNext()) {
+            PlannedMetatile task = tasks.next();
+            MetatileTask message = MetatileTask.of(job.id(), task.seq(), spec.layer(), spec.format(), spec.mode(),
+                    task.metatile(), task.tiles(), spec.refreshBefore());
+            while (!queue.offer(message, OFFER_WAIT)) {
+                if (isFinal(job.id())) {
+                    return;
+                }
+            }
+            if (++planned % chunk == 0) {
+                queue.flush();
+                store.planned(job.id(), planned, false);
+                if (!awaitBacklogBelow(job.id(), planned - maxAhead + chunk)) {
+                    return;
+                }
+            }
+        }
+        queue.flush();
+        store.planned(job.id(), planned, true);
+        finishIfDone(job.id());
+    }
+
+    /**
+     * Waits until the job has at least {@code done} task results, so the planner stays at most
+     * {@code maxAhead} tasks ahead of the workers; false if the job became final meanwhile.
+     */
+    private boolean awaitBacklogBelow(String jobId, long done) throws InterruptedException {
+        while (true) {
+            Optional<JobStatus> job = store.get(jobId);
+            if (job.isEmpty() || job.get().state().isFinal()) {
+                return false;
+            }
+            if (job.get().tasksDone() >= done) {
+                return true;
+            }
+            Thread.sleep(OFFER_WAIT);
+        }
+    }
+
+    private boolean isFinal(String jobId) {
+        return store.get(jobId).map(job -> job.state().isFinal()).orElse(true);
+    }
+
+    /**
+     * Resumes the plans of unfinished jobs nobody is planning, and finishes jobs whose every task has a result
+     * (their finishing replica may have died between the two steps).
+     */
+    private void recover() {
+        for (JobStatus job : store.unfinished()) {
+            if (job.planningDone()) {
+                finishIfDone(job.id());
+            } else if (planning.add(job.id())) {
+                try {
+                    planners.execute(() -> plan(job.id()));
+                } catch (RejectedExecutionException e) {
+                    planning.remove(job.id()); // every planner busy: the next sweep tries again
+                }
+            }
+        }
+    }
+
+    /** Releases waiters of jobs that finished elsewhere, and sends the events of the outbox. */
+    private void sweep() {
+        for (String id : List.copyOf(waiting.keySet())) {
+            store.get(id).filter(job -> job.state().isFinal()).ifPresent(this::release);
+        }
+        for (String id : store.pendingEvents()) {
+            Optional<JobStatus> job = store.get(id);
+            if (job.isPresent()) {
+                try {
+                    events.send(event(job.get()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            store.eventSent(id);
+        }
+    }
+
+    private static JobEvent event(JobStatus job) {
+        return new JobEvent(JobEvent.VERSION, job.id(), job.state(), job.finished(), job.counts(), job.tasksFailed(),
+                job.failedTasks(), job.reason(), job.spec().labels());
     }
 
     /**
@@ -249,6 +409,7 @@ public final class JobService implements ResultSink, AutoCloseable {
 
     @Override
     public void close() {
+        housekeeping.shutdownNow();
         planners.shutdownNow();
     }
 }

@@ -29,7 +29,7 @@ class ServeCommandTest {
 
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(1);
         assertThat(errorLines(result)).as(describe(result)).singleElement().asString()
-                .startsWith("error: start the server with the seeder script ('./seeder serve --port 1')")
+                .startsWith("error: start it with the seeder script ('./seeder serve --port 1')")
                 .contains("QUARKUS_HTTP_HOST_ENABLED=true").contains("QUARKUS_HTTP_PORT=1");
         assertThat(result.getOutput()).as(describe(result)).doesNotContain("listening on");
         assertThat(files(out)).isEmpty();

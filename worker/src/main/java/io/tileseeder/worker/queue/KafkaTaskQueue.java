@@ -102,7 +102,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
      *
      * @param maxPollRecords   records one consumer fetches at once, and so the bound on its records in flight
      * @param consumers        share consumers (each with a thread) in this instance; records in flight are at most
-     *                         {@code consumers × maxPollRecords}
+     *                         {@code consumers × maxPollRecords}; 0 for a queue that only produces (a coordinator)
      * @param producerMaxBlock how long {@link #offer} may wait for metadata or buffer room ({@code max.block.ms});
      *                         it waits at most this, whatever timeout it is given
      * @param fetchWait        how long a consumer thread's {@code poll()} waits for records
@@ -118,7 +118,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
             Objects.requireNonNull(groupId, "groupId");
             if (partitions < 1) throw new IllegalArgumentException("partitions must be >= 1: " + partitions);
             if (maxPollRecords < 1) throw new IllegalArgumentException("maxPollRecords must be >= 1: " + maxPollRecords);
-            if (consumers < 1) throw new IllegalArgumentException("consumers must be >= 1: " + consumers);
+            if (consumers < 0) throw new IllegalArgumentException("consumers must be >= 0: " + consumers);
             clientProperties = Map.copyOf(clientProperties);
         }
 
@@ -173,7 +173,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         try (Admin admin = admin(config)) {
             prepare(admin, config.topic(), config.partitions(), config.groupId());
         }
-        this.handOff = new ArrayBlockingQueue<>(config.consumers() * config.maxPollRecords());
+        this.handOff = new ArrayBlockingQueue<>(Math.max(1, config.consumers() * config.maxPollRecords()));
         this.stopped = new CountDownLatch(config.consumers());
         this.producer = new KafkaProducer<>(producerProperties(config), new StringSerializer(), new ByteArraySerializer());
         this.releases = Executors.newSingleThreadScheduledExecutor(
@@ -332,6 +332,9 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
     @Override
     public Optional<TaskDelivery> poll(Duration timeout) throws InterruptedException {
         ensureOpen();
+        if (fetchers.isEmpty()) {
+            throw new IllegalStateException("this task queue only produces (it was made with 0 consumers)");
+        }
         Delivery next = handOff.poll(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
         if (next == null) {
             ensureOpen();

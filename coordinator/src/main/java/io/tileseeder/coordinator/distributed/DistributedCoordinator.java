@@ -1,0 +1,96 @@
+package io.tileseeder.coordinator.distributed;
+
+import io.tileseeder.coordinator.Engine;
+import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.coordinator.job.KafkaJobEventSink;
+import io.tileseeder.coordinator.job.KafkaResultConsumer;
+import io.tileseeder.coordinator.job.RedisJobStore;
+import io.tileseeder.job.JobSpecValidator;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.layer.LayerCatalogConfig;
+import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.lock.RedissonMetatileLock;
+import io.tileseeder.worker.queue.AckedProducer;
+import io.tileseeder.worker.queue.KafkaClients;
+import io.tileseeder.worker.queue.KafkaTaskQueue;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The coordinator of the distributed mode: the API's job service with its records in Redis, tasks produced to
+ * Kafka, results consumed from Kafka (offsets committed after Redis recorded them) and job events sent to Kafka
+ * from the Redis outbox. Holds no state of its own: any number of replicas may run, and one that restarts
+ * resumes where the records say.
+ */
+public final class DistributedCoordinator implements Engine {
+
+    /** How often a replica looks for jobs whose planner died, and for jobs left unfinished. */
+    private static final Duration RECOVER_EVERY = Duration.ofSeconds(5);
+
+    private final Services services;
+    private final LayerCatalogConfig catalog;
+    private final TileStore store;
+    private final JobService jobs;
+
+    private DistributedCoordinator(EngineSettings settings, ClusterSettings cluster, Services services) {
+        this.services = services;
+        this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
+        services.checkKafka();
+        RedissonClient redis = services.redis();
+        this.store = services.store(settings);
+        RedisJobStore records = new RedisJobStore(redis, cluster.keyPrefix(), Clock.systemUTC(), cluster.retainFinished());
+        KafkaTaskQueue tasks = services.add(new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
+                .withTopic(cluster.tasksTopic()).withGroupId(cluster.workerGroup())
+                .withPartitions(cluster.partitions()).withConsumers(0)));
+        KafkaJobEventSink events = services.add(new KafkaJobEventSink(AckedProducer.Config.of(cluster.kafkaBootstrap(),
+                cluster.eventsTopic()).withPartitions(cluster.partitions()), URI.create(KafkaJobEventSink.DEFAULT_SOURCE)));
+        this.jobs = services.add(new JobService(catalog, new JobSpecValidator(catalog, settings.limits()), records, tasks,
+                store, events, new RedissonMetatileLock(redis, cluster.keyPrefix() + "lock:",
+                RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT), Clock.systemUTC(), settings.maxRunningJobs(),
+                settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY));
+        // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
+        try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
+            KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
+        }
+        KafkaResultConsumer results = services.add(new KafkaResultConsumer(KafkaResultConsumer.Config
+                .defaults(cluster.kafkaBootstrap()).withTopic(cluster.resultsTopic())
+                .withGroupId(cluster.coordinatorGroup()), jobs::publishAll));
+        results.start();
+    }
+
+    /** Connects to Kafka, Redis and the store, and starts consuming results. */
+    public static DistributedCoordinator start(EngineSettings settings, ClusterSettings cluster) {
+        Services services = new Services(cluster);
+        try {
+            return new DistributedCoordinator(settings, cluster, services);
+        } catch (RuntimeException e) {
+            services.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public JobService jobs() {
+        return jobs;
+    }
+
+    @Override
+    public LayerCatalogConfig layers() {
+        return catalog;
+    }
+
+    @Override
+    public TileStore store() {
+        return store;
+    }
+
+    @Override
+    public void close() {
+        services.close();
+    }
+}

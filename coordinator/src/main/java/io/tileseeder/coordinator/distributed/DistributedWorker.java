@@ -1,0 +1,119 @@
+package io.tileseeder.coordinator.distributed;
+
+import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.job.RedisJobStore;
+import io.tileseeder.job.JobState;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.layer.LayerCatalogConfig;
+import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.lock.RedissonMetatileLock;
+import io.tileseeder.worker.queue.AckedProducer;
+import io.tileseeder.worker.queue.KafkaResultSink;
+import io.tileseeder.worker.queue.KafkaTaskQueue;
+import io.tileseeder.worker.task.LayerResources;
+import io.tileseeder.worker.task.MetatileProcessor;
+import io.tileseeder.worker.task.StageTimes;
+import io.tileseeder.worker.task.TaskWorkers;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Predicate;
+import org.redisson.api.RedissonClient;
+
+/**
+ * A worker process of the distributed mode: takes metatile tasks from the Kafka share group, locks each
+ * metatile in Redis, renders, encodes and stores its tiles, then publishes the result to Kafka and only then
+ * accepts the task. Bounded: {@code workerThreads} render at once, {@code ioThreads} store at once, and the
+ * share consumers hold at most a small batch each.
+ */
+public final class DistributedWorker implements AutoCloseable {
+
+    private final Services services;
+    private final LayerCatalogConfig catalog;
+    private final TileStore store;
+    private final StageTimes times = new StageTimes();
+    private final TaskWorkers workers;
+
+    private DistributedWorker(EngineSettings settings, ClusterSettings cluster, Services services) {
+        this.services = services;
+        this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
+        services.checkKafka();
+        RedissonClient redis = services.redis();
+        this.store = services.store(settings);
+        RedisJobStore records = new RedisJobStore(redis, cluster.keyPrefix(), Clock.systemUTC(), cluster.retainFinished());
+        KafkaResultSink results = services.add(new KafkaResultSink(AckedProducer.Config.of(cluster.kafkaBootstrap(),
+                cluster.resultsTopic()).withPartitions(cluster.partitions())));
+        KafkaTaskQueue tasks = services.add(new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
+                .withTopic(cluster.tasksTopic()).withGroupId(cluster.workerGroup())
+                .withPartitions(cluster.partitions()).withConsumers(cluster.consumers())));
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog), store,
+                new RedissonMetatileLock(redis, cluster.keyPrefix() + "lock:", RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT),
+                settings.lockWait(), times);
+        this.workers = services.add(new TaskWorkers(tasks, processor, results, new CancelledJobs(records),
+                settings.workerThreads(), settings.ioThreads(), settings.maxDeliveries(), settings.outageWait()));
+    }
+
+    /** Connects to Kafka, Redis and the store, and starts taking tasks. */
+    public static DistributedWorker start(EngineSettings settings, ClusterSettings cluster) {
+        Services services = new Services(cluster);
+        try {
+            return new DistributedWorker(settings, cluster, services);
+        } catch (RuntimeException e) {
+            services.close();
+            throw e;
+        }
+    }
+
+    public StageTimes times() {
+        return times;
+    }
+
+    public TileStore store() {
+        return store;
+    }
+
+    public LayerCatalogConfig layers() {
+        return catalog;
+    }
+
+    /** Stops taking tasks, finishes those being stored, gives back the rest; then disconnects. */
+    @Override
+    public void close() {
+        services.close();
+    }
+
+    /**
+     * Whether a job was cancelled, from Redis, remembered for a moment: every task asks, and the answer may be
+     * a second late (a task of a cancelled job stored anyway is harmless). Bounded: cleared when it grows past
+     * {@link #MAX_JOBS} jobs.
+     */
+    private static final class CancelledJobs implements Predicate<String> {
+        private static final int MAX_JOBS = 1024;
+        private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
+
+        private record Known(boolean cancelled, long at) {
+        }
+
+        private final RedisJobStore records;
+        private final ConcurrentMap<String, Known> known = new ConcurrentHashMap<>();
+
+        CancelledJobs(RedisJobStore records) {
+            this.records = records;
+        }
+
+        @Override
+        public boolean test(String jobId) {
+            long now = System.nanoTime();
+            Known k = known.get(jobId);
+            if (k == null || now - k.at() > FRESH_NANOS) {
+                if (known.size() >= MAX_JOBS) {
+                    known.clear();
+                }
+                k = new Known(records.state(jobId).map(state -> state == JobState.CANCELLED).orElse(false), now);
+                known.put(jobId, k);
+            }
+            return k.cancelled();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.tileseeder.coordinator.distributed;
+
+import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.lock.RedissonMetatileLock;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Connects to the distributed mode's services at start-up, each checked at once so that an unreachable one is
+ * reported in one line naming it and its address ({@link Unreachable}), not as a stack trace minutes later.
+ * Whatever was opened is closed in reverse order.
+ */
+final class Services implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Services.class.getName());
+    /**
+     * The lease of a lock whose holder stopped renewing it: shorter than the share group's record lock (30 s),
+     * so when a worker dies its metatile locks are free before its tasks are delivered again.
+     */
+    private static final Duration LOCK_WATCHDOG = Duration.ofSeconds(10);
+
+    /** A service the process cannot work without did not answer. */
+    static final class Unreachable extends RuntimeException {
+        Unreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    private final ClusterSettings cluster;
+    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+
+    Services(ClusterSettings cluster) {
+        this.cluster = cluster;
+    }
+
+    /** Checks that a Kafka broker answers within the connect timeout. */
+    void checkKafka() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrap());
+        long timeout = cluster.connectTimeout().toMillis();
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(timeout));
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(timeout));
+        try (Admin admin = Admin.create(p)) {
+            admin.describeCluster().nodes().get(timeout, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            throw new Unreachable("cannot reach Kafka at " + cluster.kafkaBootstrap() + " within "
+                    + seconds(cluster.connectTimeout()) + " (seeder.kafka.bootstrap, SEEDER_KAFKA_BOOTSTRAP): "
+                    + rootMessage(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unreachable("interrupted while connecting to Kafka", e);
+        }
+    }
+
+    RedissonClient redis() {
+        try {
+            RedissonClient client = RedissonMetatileLock.connect(cluster.redisUrl(), LOCK_WATCHDOG);
+            opened.push(client::shutdown);
+            return client;
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("seeder.redis.url (SEEDER_REDIS_URL): " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new Unreachable("cannot reach Redis at " + cluster.redisUrl() + " (seeder.redis.url, SEEDER_REDIS_URL): "
+                    + rootMessage(e), e);
+        }
+    }
+
+    TileStore store(EngineSettings settings) {
+        try {
+            return add(settings.openStore());
+        } catch (UncheckedIOException e) {
+            throw new Unreachable("cannot open the store " + settings.store() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Closes {@code resource} with the others, in reverse order of opening. */
+    <T> T add(T resource) {
+        if (resource instanceof AutoCloseable closeable) {
+            opened.push(closeable);
+        }
+        return resource;
+    }
+
+    @Override
+    public void close() {
+        while (!opened.isEmpty()) {
+            try {
+                opened.pop().close();
+            } catch (Exception e) {
+                LOG.log(Level.WARNING, "closing failed", e);
+            }
+        }
+    }
+
+    private static String seconds(Duration d) {
+        return d.toSeconds() + " s";
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+}

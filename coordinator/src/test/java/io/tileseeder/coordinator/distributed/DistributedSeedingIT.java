@@ -1,0 +1,285 @@
+package io.tileseeder.coordinator.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tileseeder.coordinator.embedded.EmbeddedEngine;
+import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.message.JobEvent;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distributed mode as it is deployed: a coordinator and worker processes started from the built jar, on the
+ * real Kafka, Redis and MinIO of dev/services, each test with topics, keys and a bucket of its own.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class DistributedSeedingIT {
+
+    private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
+    /** The tiles of the world layer up to a zoom, as the embedded engine writes them: what a job must store. */
+    private static final Map<Integer, Set<String>> EXPECTED = Collections.synchronizedMap(new HashMap<>());
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void twoWorkersSeedTheWorldToMinioAndTheEventComesOnceAfterTheLastTile(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 6);
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            Map<String, Instant> objects = cluster.objects();
+            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            List<JobEvent> events = awaitEvents(cluster, job);
+            assertThat(events).singleElement().satisfies(event -> {
+                assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
+                Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
+                assertThat(event.time()).isAfterOrEqualTo(lastTile);
+                assertThat(event.counts().written()).isEqualTo(expected(6).size());
+            });
+        }
+    }
+
+    @Test
+    void aWorkerKilledMidJobLosesNoTile(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            cluster.startCoordinator();
+            SeederProcess doomed = cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 7);
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
+            doomed.kill();
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
+        }
+    }
+
+    @Test
+    void twoOverlappingJobsRenderEachMetatileOnce(TestInfo info) throws Exception {
+        // Empty tiles stored, so a metatile seeded by one job is complete in the store for the other.
+        Path layers = storeEmptyTilesLayers();
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
+            cluster.startCoordinator();
+            SeederProcess a = cluster.startWorker("worker-a");
+            SeederProcess b = cluster.startWorker("worker-b");
+
+            String first = cluster.submit(0, 5);
+            String second = cluster.submit(0, 5);
+            JsonNode one = cluster.awaitFinal(first, JOB_TIMEOUT);
+            JsonNode two = cluster.awaitFinal(second, JOB_TIMEOUT);
+
+            assertThat(one.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(two.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            long metatiles = one.get("progress").get("tasksPlanned").asLong();
+            assertThat(metatiles).isEqualTo(1 + 1 + 1 + 4 + 16 + 64);
+            double rendered = a.metric("seeder_metatiles_rendered_total") + b.metric("seeder_metatiles_rendered_total");
+            assertThat(rendered).isEqualTo(metatiles);
+            long tiles = 1 + 4 + 16 + 64 + 256 + 1024;
+            assertThat(one.get("progress").get("tilesWritten").asLong() + two.get("progress").get("tilesWritten").asLong())
+                    .isEqualTo(tiles);
+            assertThat(one.get("progress").get("tilesSkipped").asLong() + two.get("progress").get("tilesSkipped").asLong())
+                    .isEqualTo(tiles);
+        }
+    }
+
+    @Test
+    void aCoordinatorKilledMidPlanResumesWithoutLosingATask(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_WORKERS_QUEUE_CAPACITY", "256")) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 7);
+            JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 512, JOB_TIMEOUT);
+            coordinator.kill();
+            assertThat(midPlan.get("progress").get("planningDone").asBoolean()).isFalse();
+            cluster.startCoordinator();
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(1365);
+            assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
+            assertThat(awaitEvents(cluster, job)).singleElement()
+                    .satisfies(event -> assertThat(event.state()).isEqualTo(JobState.SUCCEEDED));
+        }
+    }
+
+    @Test
+    void aTaskThatAlwaysFailsEndsTheJobFailedAndSeederWaitExits2(TestInfo info) throws Exception {
+        Path layers = corruptLayer();
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
+            cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+
+            String job = cluster.submit("{\"layer\":\"corrupt\",\"zoom\":{\"min\":0,\"max\":1}}");
+            SeederProcess wait = cluster.start("wait", "wait", "--server", cluster.api(), job, "--timeout", "2m");
+
+            assertThat(wait.awaitExit(JOB_TIMEOUT)).as(wait.output()).isEqualTo(2);
+            assertThat(wait.output()).contains("FAILED").contains("task 0").contains("corrupt.geojson");
+            JsonNode done = cluster.status(job);
+            assertThat(done.get("state").asText()).isEqualTo("FAILED");
+            assertThat(done.get("progress").get("tasksFailed").asLong()).isEqualTo(2);
+            assertThat(done.get("failedTasks").size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void workersWaitOutAMinioOutageAndTheJobCompletesAfterIt(TestInfo info) throws Exception {
+        try (OwnMinio minio = OwnMinio.start(temp.resolve("minio"));
+             Cluster cluster = new Cluster(name(info)).set("SEEDER_S3_ENDPOINT", minio.endpoint())) {
+            cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 7);
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
+            minio.stop();
+            // For 10 s of outage: the workers hold their tasks, none is failed, the job stays RUNNING.
+            for (int i = 0; i < 40; i++) {
+                JsonNode status = cluster.status(job);
+                assertThat(status.get("state").asText()).isEqualTo("RUNNING");
+                assertThat(status.get("progress").get("tasksFailed").asLong()).isZero();
+                Thread.sleep(250);
+            }
+            assertThat(cluster.events()).noneMatch(e -> e.jobId().equals(job));
+            minio.restart();
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
+            assertThat(awaitEvents(cluster, job)).singleElement()
+                    .satisfies(event -> assertThat(event.state()).isEqualTo(JobState.SUCCEEDED));
+        }
+    }
+
+    @Test
+    void anUnreachableServiceAtStartUpIsOneClearErrorNotAStackTrace(TestInfo info) throws Exception {
+        String closed = "127.0.0.1:" + Cluster.freePort();
+        Map<String, String> cases = Map.of(
+                "SEEDER_KAFKA_BOOTSTRAP", closed, "SEEDER_REDIS_URL", "redis://" + closed,
+                "SEEDER_S3_ENDPOINT", "http://" + closed);
+        Map<String, String> expected = Map.of(
+                "SEEDER_KAFKA_BOOTSTRAP", "error: cannot reach Kafka at " + closed,
+                "SEEDER_REDIS_URL", "error: cannot reach Redis at redis://" + closed,
+                "SEEDER_S3_ENDPOINT", "error: cannot open the store s3://");
+        for (String command : List.of("serve", "worker")) {
+            for (Map.Entry<String, String> unreachable : cases.entrySet()) {
+                try (Cluster cluster = new Cluster(name(info)).set(unreachable.getKey(), unreachable.getValue())
+                        .set("SEEDER_KAFKA_CONNECT_TIMEOUT", "3s")) {
+                    SeederProcess process = cluster.start(command + "-" + unreachable.getKey(), command);
+                    int exit = process.awaitExit(Duration.ofSeconds(90));
+                    String out = process.output();
+                    assertThat(exit).as(out).isEqualTo(1);
+                    assertThat(out).as(command + " with " + unreachable).contains(expected.get(unreachable.getKey()))
+                            .doesNotContain("\tat ").doesNotContain("Exception in thread");
+                }
+            }
+        }
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_KAFKA_BOOTSTRAP", "")) {
+            SeederProcess process = cluster.start("no-kafka-setting", "serve");
+            assertThat(process.awaitExit(Duration.ofSeconds(90))).isEqualTo(1);
+            assertThat(process.output()).contains("error: the distributed mode needs Kafka and Redis: set "
+                    + "seeder.kafka.bootstrap (SEEDER_KAFKA_BOOTSTRAP");
+        }
+    }
+
+    // ---- fixtures -------------------------------------------------------------------------------------------
+
+    private static String name(TestInfo info) {
+        return info.getTestMethod().orElseThrow().getName();
+    }
+
+    /** Waits until the coordinator's outbox has sent the job's event; the events of the job. */
+    private static List<JobEvent> awaitEvents(Cluster cluster, String job) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            List<JobEvent> events = cluster.events().stream().filter(e -> e.jobId().equals(job)).toList();
+            if (!events.isEmpty() || System.nanoTime() > deadline) {
+                return events;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static Set<String> tiles(Set<String> objects) {
+        return objects.stream().filter(name -> name.endsWith(".png")).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The world tiles z0..maxZoom the embedded engine writes: computed once per zoom. */
+    private Set<String> expected(int maxZoom) throws Exception {
+        synchronized (EXPECTED) {
+            if (!EXPECTED.containsKey(maxZoom)) {
+                Path out = Files.createTempDirectory("expected-world-");
+                try (EmbeddedEngine engine = EmbeddedEngine.start(EngineSettings.defaults(out.toString()))) {
+                    JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom),
+                            null, null, null, null, null, null, null), null);
+                    JobStatus done = engine.jobs().awaitFinal(job.id(), JOB_TIMEOUT).orElseThrow().get();
+                    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+                }
+                try (Stream<Path> files = Files.walk(out)) {
+                    EXPECTED.put(maxZoom, files.filter(f -> f.toString().endsWith(".png"))
+                            .map(f -> out.relativize(f).toString()).collect(Collectors.toCollection(TreeSet::new)));
+                }
+            }
+            return EXPECTED.get(maxZoom);
+        }
+    }
+
+    /** The bundled world layer with its empty tiles stored. */
+    private Path storeEmptyTilesLayers() throws IOException {
+        Path data = Path.of("../worker/src/main/resources/layers").toAbsolutePath().normalize();
+        String bundled = Files.readString(data.resolve("layers.yaml"));
+        Path file = temp.resolve("layers.yaml");
+        Files.writeString(file, bundled.replace("emptyTiles: skip", "emptyTiles: store")
+                .replace("world/countries.geojson", data.resolve("world/countries.geojson").toString()));
+        return file;
+    }
+
+    /** A layer whose data file is not GeoJSON: every one of its metatiles fails to render. */
+    private Path corruptLayer() throws IOException {
+        Files.writeString(temp.resolve("corrupt.geojson"), "{\"type\": \"FeatureCollection\", \"features\": [");
+        Path file = temp.resolve("layers.yaml");
+        Files.writeString(file, """
+                layers:
+                  - name: corrupt
+                    zoom: {min: 0, max: 5}
+                    tileMatrixSets: [WebMercatorQuad]
+                    formats: [png]
+                    metatile: {width: 4, height: 4}
+                    source:
+                      type: vector
+                      data: [corrupt.geojson]
+                    style:
+                      - fill: "#ff0000"
+                """);
+        return file;
+    }
+}

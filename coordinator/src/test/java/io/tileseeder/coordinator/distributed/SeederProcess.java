@@ -1,0 +1,92 @@
+package io.tileseeder.coordinator.distributed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A coordinator or worker started from the built application jar, its output in a log file. */
+final class SeederProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    final String name;
+    final int port;
+    final Path log;
+    private final Process process;
+
+    SeederProcess(String name, int port, Path log, Process process) {
+        this.name = name;
+        this.port = port;
+        this.log = log;
+        this.process = process;
+    }
+
+    String output() {
+        try {
+            return Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until the output contains {@code text}; fails with the output if the process ends first. */
+    SeederProcess awaitOutput(String text, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!output().contains(text)) {
+            if (!process.isAlive()) {
+                throw new AssertionError(name + " exited with " + process.exitValue() + " before printing '" + text
+                        + "':\n" + output());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(name + " did not print '" + text + "' within " + timeout + ":\n" + output());
+            }
+            Thread.sleep(100);
+        }
+        return this;
+    }
+
+    /** Waits for the process to end; its exit status. */
+    int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError(name + " still running after " + timeout + ":\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    /** {@code kill -9}: no shutdown hook runs, nothing is given back. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+    }
+
+    /** The sum of a counter's samples on {@code /q/metrics}. */
+    double metric(String counter) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        return List.of(response.body().split("\n")).stream()
+                .filter(line -> line.startsWith(counter + " ") || line.startsWith(counter + "{"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor();
+            }
+        }
+    }
+}

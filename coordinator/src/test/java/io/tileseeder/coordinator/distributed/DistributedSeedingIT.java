@@ -125,7 +125,7 @@ class DistributedSeedingIT {
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
-            assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(1365);
+            assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(1367);
             assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
             assertThat(awaitEvents(cluster, job)).singleElement()
                     .satisfies(event -> assertThat(event.state()).isEqualTo(JobState.SUCCEEDED));

@@ -128,36 +128,6 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * The most heap retained after a garbage collection during a run (the live set), sampled every 20 ms:
-     * what the run needs, as opposed to heap in use, which includes garbage and so tracks the heap cap.
-     */
-    private static final class HeapSampler implements AutoCloseable {
-        private final List<MemoryPoolMXBean> pools = ManagementFactory.getMemoryPoolMXBeans().stream()
-                .filter(pool -> pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null).toList();
-        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread thread = new Thread(r, "bench-heap-sampler");
-            thread.setDaemon(true);
-            return thread;
-        });
-        private final AtomicLong peak = new AtomicLong();
-
-        HeapSampler() {
-            timer.scheduleAtFixedRate(() -> peak.accumulateAndGet(
-                    pools.stream().mapToLong(pool -> pool.getCollectionUsage().getUsed()).sum(), Math::max),
-                    0, 20, TimeUnit.MILLISECONDS);
-        }
-
-        long peakMb() {
-            return peak.get() >> 20;
-        }
-
-        @Override
-        public void close() {
-            timer.shutdownNow();
-        }
-    }
-
     private static void deleteTree(Path folder) throws IOException {
         try (Stream<Path> paths = Files.walk(folder)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {

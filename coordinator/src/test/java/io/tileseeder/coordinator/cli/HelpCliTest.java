@@ -38,7 +38,7 @@ class HelpCliTest {
 
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(1);
         assertThat(errorLines(result)).as(describe(result))
-                .containsExactly("error: a command is required: seed, serve, bench, submit or wait");
+                .containsExactly("error: a command is required: seed, serve, worker, bench, submit or wait");
     }
 
     @Test

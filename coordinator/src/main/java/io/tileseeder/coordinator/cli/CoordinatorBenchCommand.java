@@ -102,7 +102,11 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
                         .defaults(cluster.kafkaBootstrap()).withTopic(topic).withGroupId(run + "-coordinator"),
                         jobs::publishAll)) {
                     consumer.start();
-                    await(records, job.id(), j -> j.state().isFinal());
+                    JobStatus done = jobs.awaitFinal(job.id(), Duration.ofMinutes(10)).orElseThrow().get();
+                    if (!done.state().isFinal()) {
+                        throw new IllegalStateException("ingestion stalled: " + done.tasksDone() + " of "
+                                + done.tasksPlanned() + " results recorded after 10 minutes");
+                    }
                 }
                 double seconds = (System.nanoTime() - start) / 1e9;
                 out.printf(Locale.ROOT, "ingestion: %,d results consumed from Kafka and recorded in Redis in %.2f s: "

@@ -5,13 +5,9 @@ import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.coordinator.job.KafkaJobEventSink;
 import io.tileseeder.coordinator.job.KafkaResultConsumer;
-import io.tileseeder.coordinator.job.RedisJobStore;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
-import io.tileseeder.worker.layer.LayerCatalogFile;
-import io.tileseeder.worker.lock.RedissonMetatileLock;
-import io.tileseeder.worker.queue.AckedProducer;
 import io.tileseeder.worker.queue.KafkaClients;
 import io.tileseeder.worker.queue.KafkaTaskQueue;
 import java.net.URI;
@@ -19,7 +15,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.redisson.api.RedissonClient;
 
 /**
  * The coordinator of the distributed mode: the API's job service with its records in Redis, tasks produced to
@@ -39,20 +34,13 @@ public final class DistributedCoordinator implements Engine {
 
     private DistributedCoordinator(EngineSettings settings, ClusterSettings cluster, Services services) {
         this.services = services;
-        this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
-        services.checkKafka();
-        RedissonClient redis = services.redis();
-        this.store = services.store(settings);
-        RedisJobStore records = new RedisJobStore(redis, cluster.keyPrefix(), Clock.systemUTC(), cluster.retainFinished());
-        KafkaTaskQueue tasks = services.add(new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
-                .withTopic(cluster.tasksTopic()).withGroupId(cluster.workerGroup())
-                .withPartitions(cluster.partitions()).withConsumers(0)));
-        KafkaJobEventSink events = services.add(new KafkaJobEventSink(AckedProducer.Config.of(cluster.kafkaBootstrap(),
-                cluster.eventsTopic()).withPartitions(cluster.partitions()), URI.create(KafkaJobEventSink.DEFAULT_SOURCE)));
-        this.jobs = services.add(new JobService(catalog, new JobSpecValidator(catalog, settings.limits()), records, tasks,
-                store, events, new RedissonMetatileLock(redis, cluster.keyPrefix() + "lock:",
-                RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT), Clock.systemUTC(), settings.maxRunningJobs(),
-                settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY));
+        this.catalog = services.layers();
+        this.store = services.store();
+        KafkaJobEventSink events = services.add(new KafkaJobEventSink(services.producerTo(cluster.eventsTopic()),
+                URI.create(KafkaJobEventSink.DEFAULT_SOURCE)));
+        this.jobs = services.add(new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
+                services.records(), services.tasks(0), store, events, services.locks(), Clock.systemUTC(),
+                settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY));
         // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
             KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
@@ -65,13 +53,7 @@ public final class DistributedCoordinator implements Engine {
 
     /** Connects to Kafka, Redis and the store, and starts consuming results. */
     public static DistributedCoordinator start(EngineSettings settings, ClusterSettings cluster) {
-        Services services = new Services(cluster);
-        try {
-            return new DistributedCoordinator(settings, cluster, services);
-        } catch (RuntimeException e) {
-            services.close();
-            throw e;
-        }
+        return Services.open(settings, cluster, services -> new DistributedCoordinator(settings, cluster, services));
     }
 
     @Override

@@ -5,21 +5,16 @@ import io.tileseeder.coordinator.job.RedisJobStore;
 import io.tileseeder.job.JobState;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
-import io.tileseeder.worker.layer.LayerCatalogFile;
-import io.tileseeder.worker.lock.RedissonMetatileLock;
-import io.tileseeder.worker.queue.AckedProducer;
 import io.tileseeder.worker.queue.KafkaResultSink;
 import io.tileseeder.worker.queue.KafkaTaskQueue;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.StageTimes;
 import io.tileseeder.worker.task.TaskWorkers;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Predicate;
-import org.redisson.api.RedissonClient;
 
 /**
  * A worker process of the distributed mode: takes metatile tasks from the Kafka share group, locks each
@@ -37,32 +32,19 @@ public final class DistributedWorker implements AutoCloseable {
 
     private DistributedWorker(EngineSettings settings, ClusterSettings cluster, Services services) {
         this.services = services;
-        this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
-        services.checkKafka();
-        RedissonClient redis = services.redis();
-        this.store = services.store(settings);
-        RedisJobStore records = new RedisJobStore(redis, cluster.keyPrefix(), Clock.systemUTC(), cluster.retainFinished());
-        KafkaResultSink results = services.add(new KafkaResultSink(AckedProducer.Config.of(cluster.kafkaBootstrap(),
-                cluster.resultsTopic()).withPartitions(cluster.partitions())));
-        KafkaTaskQueue tasks = services.add(new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
-                .withTopic(cluster.tasksTopic()).withGroupId(cluster.workerGroup())
-                .withPartitions(cluster.partitions()).withConsumers(cluster.consumers())));
-        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog), store,
-                new RedissonMetatileLock(redis, cluster.keyPrefix() + "lock:", RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT),
+        this.catalog = services.layers();
+        this.store = services.store();
+        KafkaResultSink results = services.add(new KafkaResultSink(services.producerTo(cluster.resultsTopic())));
+        KafkaTaskQueue tasks = services.tasks(cluster.consumers());
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog), store, services.locks(),
                 settings.lockWait(), times);
-        this.workers = services.add(new TaskWorkers(tasks, processor, results, new CancelledJobs(records),
+        this.workers = services.add(new TaskWorkers(tasks, processor, results, new CancelledJobs(services.records()),
                 settings.workerThreads(), settings.ioThreads(), settings.maxDeliveries(), settings.outageWait()));
     }
 
     /** Connects to Kafka, Redis and the store, and starts taking tasks. */
     public static DistributedWorker start(EngineSettings settings, ClusterSettings cluster) {
-        Services services = new Services(cluster);
-        try {
-            return new DistributedWorker(settings, cluster, services);
-        } catch (RuntimeException e) {
-            services.close();
-            throw e;
-        }
+        return Services.open(settings, cluster, services -> new DistributedWorker(settings, cluster, services));
     }
 
     public StageTimes times() {

@@ -1,9 +1,16 @@
 package io.tileseeder.coordinator.distributed;
 
 import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.job.RedisJobStore;
+import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.layer.LayerCatalogConfig;
+import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.lock.RedissonMetatileLock;
+import io.tileseeder.worker.queue.AckedProducer;
+import io.tileseeder.worker.queue.KafkaTaskQueue;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -11,6 +18,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,13 +48,67 @@ final class Services implements AutoCloseable {
 
     private final ClusterSettings cluster;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    private LayerCatalogConfig layers;
+    private RedissonClient redis;
+    private TileStore store;
+    private RedisJobStore records;
 
-    Services(ClusterSettings cluster) {
+    private Services(ClusterSettings cluster) {
         this.cluster = cluster;
     }
 
+    /**
+     * Reads the layers, connects to Kafka, Redis and the store, then builds the process on them with
+     * {@code build}; if any step fails, closes what was opened and rethrows.
+     */
+    static <T> T open(EngineSettings settings, ClusterSettings cluster, Function<Services, T> build) {
+        Services services = new Services(cluster);
+        try {
+            services.layers = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
+            services.checkKafka();
+            services.redis = services.connectRedis();
+            services.store = services.openStore(settings);
+            services.records = new RedisJobStore(services.redis, cluster.keyPrefix(), Clock.systemUTC(),
+                    cluster.retainFinished());
+            return build.apply(services);
+        } catch (RuntimeException e) {
+            services.close();
+            throw e;
+        }
+    }
+
+    LayerCatalogConfig layers() {
+        return layers;
+    }
+
+    TileStore store() {
+        return store;
+    }
+
+    /** The job records every replica shares. */
+    RedisJobStore records() {
+        return records;
+    }
+
+    /** Locks in Redis under the deployment's key prefix: metatile locks, and the coordinators' planning locks. */
+    MetatileLock locks() {
+        return new RedissonMetatileLock(redis, cluster.keyPrefix() + "lock:", RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT);
+    }
+
+    /** The task queue on Kafka, with {@code consumers} share consumers (0: it only produces). */
+    KafkaTaskQueue tasks(int consumers) {
+        return add(new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
+                .withTopic(cluster.tasksTopic()).withGroupId(cluster.workerGroup())
+                .withPartitions(cluster.partitions()).withConsumers(consumers)));
+    }
+
+    /** An acknowledged producer to {@code topic}, which is created if missing. */
+    AckedProducer.Config producerTo(String topic) {
+        return AckedProducer.Config.of(cluster.kafkaBootstrap(), topic).withPartitions(cluster.partitions());
+    }
+
     /** Checks that a Kafka broker answers within the connect timeout. */
-    void checkKafka() {
+    private void checkKafka() {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrap());
         long timeout = cluster.connectTimeout().toMillis();
@@ -64,7 +126,7 @@ final class Services implements AutoCloseable {
         }
     }
 
-    RedissonClient redis() {
+    private RedissonClient connectRedis() {
         try {
             RedissonClient client = RedissonMetatileLock.connect(cluster.redisUrl(), LOCK_WATCHDOG);
             opened.push(client::shutdown);
@@ -77,7 +139,7 @@ final class Services implements AutoCloseable {
         }
     }
 
-    TileStore store(EngineSettings settings) {
+    private TileStore openStore(EngineSettings settings) {
         try {
             return add(settings.openStore());
         } catch (UncheckedIOException e) {

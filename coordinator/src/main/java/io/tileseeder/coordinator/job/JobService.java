@@ -59,7 +59,7 @@ public final class JobService implements ResultSink, AutoCloseable {
      * The planner flushes the queue and records its cursor every this many tasks (and at the end); a planner
      * that dies re-plans at most this many tasks, which is harmless (locks and the result bitmap).
      */
-    private static final int PROGRESS_EVERY = 4096;
+    private static final int PROGRESS_EVERY = 16384;
     /** How often a planner waiting on a full queue checks whether its job was cancelled. */
     private static final Duration OFFER_WAIT = Duration.ofMillis(200);
     /** How often waiters are checked against the store (a job may finish on another replica). */

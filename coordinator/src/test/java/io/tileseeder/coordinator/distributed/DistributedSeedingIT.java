@@ -156,13 +156,17 @@ class DistributedSeedingIT {
         try (OwnMinio minio = OwnMinio.start(temp.resolve("minio"));
              Cluster cluster = new Cluster(name(info)).set("SEEDER_S3_ENDPOINT", minio.endpoint())) {
             cluster.startCoordinator();
-            cluster.startWorker("worker-a");
-            cluster.startWorker("worker-b");
+            SeederProcess a = cluster.startWorker("worker-a");
+            SeederProcess b = cluster.startWorker("worker-b");
 
             String job = cluster.submit(0, 7);
             cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
             minio.stop();
-            // For 10 s of outage: the workers hold their tasks, none is failed, the job stays RUNNING.
+            // Both workers find the store gone and hold their tasks instead of failing them.
+            a.awaitOutput("the store is unavailable, holding", Duration.ofSeconds(60));
+            b.awaitOutput("the store is unavailable, holding", Duration.ofSeconds(60));
+            // For 10 s more of outage (an observation window: what must not happen has no event to wait on), no
+            // task is failed and the job stays RUNNING.
             for (int i = 0; i < 40; i++) {
                 JsonNode status = cluster.status(job);
                 assertThat(status.get("state").asText()).isEqualTo("RUNNING");

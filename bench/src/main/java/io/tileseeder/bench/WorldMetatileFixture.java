@@ -6,6 +6,7 @@ import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.layer.LayerConfig;
+import io.tileseeder.worker.layer.VectorSourceConfig;
 import io.tileseeder.worker.render.MetatileImage;
 import io.tileseeder.worker.render.TileView;
 import io.tileseeder.worker.render.VectorRenderer;
@@ -36,7 +37,8 @@ public final class WorldMetatileFixture {
     public WorldMetatileFixture() {
         LayerConfig world = LayerCatalogFile.bundled().layer("world").orElseThrow();
         try {
-            image = VectorRenderer.render(VectorSource.load(world.data()), METATILE, world.gutter(), world.style())
+            VectorSourceConfig source = (VectorSourceConfig) world.source();
+            image = VectorRenderer.render(VectorSource.load(source.data()), METATILE, world.gutter(), source.style())
                     .orElseThrow();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -112,7 +112,7 @@ public class Engines {
                 config.workers().maxDeliveries(), config.workers().lockWait(),
                 new JobLimits(config.limits().maxTilesPerJob(), config.limits().maxLabels()),
                 config.limits().maxRunningJobs(), config.limits().maxWaiters(), config.limits().retainJobs(),
-                config.store().outageWait());
+                config.store().outageWait(), config.wms().maxRequestsPerUpstream());
     }
 
     @PreDestroy

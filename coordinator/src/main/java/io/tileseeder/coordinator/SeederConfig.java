@@ -28,6 +28,8 @@ public interface SeederConfig {
 
     Layers layers();
 
+    Wms wms();
+
     Workers workers();
 
     S3 s3();
@@ -106,6 +108,16 @@ public interface SeederConfig {
 
         @WithDefault("us-east-1")
         String region();
+    }
+
+    /** Upstream WMSes of {@code wms} layers. */
+    interface Wms {
+        /**
+         * Requests in flight to one upstream (host and port) at once from this process: per pod, shared by all
+         * its threads and layers. A cluster of N workers may send N times as many.
+         */
+        @WithDefault("4")
+        int maxRequestsPerUpstream();
     }
 
     interface Layers {

@@ -163,12 +163,20 @@ public final class JobSpecValidator {
             errors.add(new FieldError("metatile", "needs both width and height"));
             return null;
         }
+        MetatileSize size;
         try {
-            return new MetatileSize(metatile.width(), metatile.height());
+            size = new MetatileSize(metatile.width(), metatile.height());
         } catch (IllegalArgumentException e) {
             errors.add(new FieldError("metatile", e.getMessage()));
             return null;
         }
+        if (layer != null && !LayerInfo.fits(size, layer.maxMetatile())) {
+            errors.add(new FieldError("metatile", size.width() + "x" + size.height() + " is larger than layer '"
+                    + layer.name() + "' allows: at most " + layer.maxMetatile().width() + "x"
+                    + layer.maxMetatile().height() + " tiles (its upstream limits the image size)"));
+            return null;
+        }
+        return size;
     }
 
     private Map<String, String> labels(Map<String, String> labels, List<FieldError> errors) {

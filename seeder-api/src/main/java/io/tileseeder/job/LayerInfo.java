@@ -7,12 +7,32 @@ import java.util.Set;
 /**
  * What a job needs to know of a layer to be validated and planned; the worker's layer configuration
  * holds the rest (source, style).
+ *
+ * @param metatile    the layer's metatile, used when a job does not ask for one
+ * @param maxMetatile the largest metatile a job may ask for (an upstream WMS limits the image size)
  */
 public record LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
-                        Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile) {
+                        Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
+                        MetatileSize maxMetatile) {
 
     public LayerInfo {
         tileMatrixSets = Set.copyOf(tileMatrixSets);
         formats = Set.copyOf(formats);
+        if (!fits(metatile, maxMetatile)) {
+            throw new IllegalArgumentException("the metatile " + metatile + " is larger than the largest allowed, "
+                    + maxMetatile);
+        }
+    }
+
+    /** A layer that takes metatiles of any size. */
+    public LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
+                     Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile) {
+        this(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile,
+                new MetatileSize(MetatileSize.MAX_SIDE, MetatileSize.MAX_SIDE));
+    }
+
+    /** Whether {@code size} is at most {@code max} on both sides. */
+    public static boolean fits(MetatileSize size, MetatileSize max) {
+        return size.width() <= max.width() && size.height() <= max.height();
     }
 }

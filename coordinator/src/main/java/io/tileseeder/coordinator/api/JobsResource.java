@@ -3,6 +3,7 @@ package io.tileseeder.coordinator.api;
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.SeederConfig;
 import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.Timeouts;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;

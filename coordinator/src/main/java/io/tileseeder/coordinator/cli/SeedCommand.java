@@ -2,7 +2,7 @@ package io.tileseeder.coordinator.cli;
 
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.api.JobView;
-import io.tileseeder.coordinator.api.Timeouts;
+import io.tileseeder.job.Timeouts;
 import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.InvalidJobException;

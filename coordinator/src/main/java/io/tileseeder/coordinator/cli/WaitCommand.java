@@ -1,7 +1,7 @@
 package io.tileseeder.coordinator.cli;
 
 import io.tileseeder.coordinator.api.JobView;
-import io.tileseeder.coordinator.api.Timeouts;
+import io.tileseeder.job.Timeouts;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

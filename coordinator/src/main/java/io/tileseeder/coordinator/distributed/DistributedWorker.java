@@ -8,6 +8,7 @@ import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.queue.KafkaResultSink;
 import io.tileseeder.worker.queue.KafkaTaskQueue;
 import io.tileseeder.worker.task.LayerResources;
+import io.tileseeder.worker.wms.WmsClient;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.StageTimes;
 import io.tileseeder.worker.task.TaskWorkers;
@@ -36,7 +37,7 @@ public final class DistributedWorker implements AutoCloseable {
         this.store = services.store();
         KafkaResultSink results = services.add(new KafkaResultSink(services.producerTo(cluster.resultsTopic())));
         KafkaTaskQueue tasks = services.tasks(cluster.consumers());
-        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog), store, services.locks(),
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, new WmsClient(settings.wmsRequestsPerUpstream())), store, services.locks(),
                 settings.lockWait(), times);
         this.workers = services.add(new TaskWorkers(tasks, processor, results, new CancelledJobs(services.records()),
                 settings.workerThreads(), settings.ioThreads(), settings.maxDeliveries(), settings.outageWait()));

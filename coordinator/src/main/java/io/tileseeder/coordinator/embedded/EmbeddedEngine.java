@@ -10,6 +10,7 @@ import io.tileseeder.worker.queue.InMemoryTaskQueue;
 import io.tileseeder.port.TileStore;
 import java.time.Duration;
 import io.tileseeder.worker.task.LayerResources;
+import io.tileseeder.worker.wms.WmsClient;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.StageTimes;
 import io.tileseeder.worker.task.TaskWorkers;
@@ -43,7 +44,7 @@ public final class EmbeddedEngine implements Engine {
                 new InMemoryJobStore(Clock.systemUTC(), settings.retainJobs()), queue, store, event -> { },
                 new LocalMetatileLock(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(),
                 settings.queueCapacity(), RECOVER_EVERY);
-        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog), store,
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, new WmsClient(settings.wmsRequestsPerUpstream())), store,
                 new LocalMetatileLock(), settings.lockWait(), times);
         this.workers = new TaskWorkers(queue, processor, jobs, jobs::isCancelled, settings.workerThreads(),
                 settings.ioThreads(), settings.maxDeliveries(), settings.outageWait());

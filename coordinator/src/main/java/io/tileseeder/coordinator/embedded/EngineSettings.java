@@ -2,6 +2,7 @@ package io.tileseeder.coordinator.embedded;
 
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.store.S3TileStore;
 import java.io.IOException;
@@ -26,11 +27,14 @@ import java.util.Optional;
  * @param maxWaiters      clients blocked in the wait long-poll at once; more are refused
  * @param retainJobs      finished jobs remembered for status queries
  * @param outageWait      how long a task waits for an unavailable store before it counts as a failed try
+ * @param wmsRequestsPerUpstream requests in flight to one upstream WMS from this process (pod), all layers and
+ *                        threads together
  */
 public record EngineSettings(String store, Optional<S3Connection> s3, Optional<Path> layersFile,
                              int workerThreads, int ioThreads,
                              int queueCapacity, int maxDeliveries, Duration lockWait, JobLimits limits,
-                             int maxRunningJobs, int maxWaiters, int retainJobs, Duration outageWait) {
+                             int maxRunningJobs, int maxWaiters, int retainJobs, Duration outageWait,
+                             int wmsRequestsPerUpstream) {
 
     public EngineSettings {
         if (store == null || store.isBlank()) {
@@ -43,6 +47,7 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
         positive("maxRunningJobs", maxRunningJobs);
         positive("maxWaiters", maxWaiters);
         positive("retainJobs", retainJobs);
+        positive("wmsRequestsPerUpstream", wmsRequestsPerUpstream);
     }
 
     /** An S3 endpoint and its credentials. */
@@ -57,27 +62,32 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
     public static EngineSettings defaults(String store) {
         int cores = Runtime.getRuntime().availableProcessors();
         return new EngineSettings(store, Optional.empty(), Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 5,
-                Duration.ofSeconds(1), new JobLimits(100_000_000L, 32), 4, 256, 1000, Duration.ofMinutes(10));
+                Duration.ofSeconds(1), new JobLimits(100_000_000L, 32), 4, 256, 1000, Duration.ofMinutes(10),
+                LayerResources.DEFAULT_WMS_REQUESTS_PER_UPSTREAM);
     }
 
     public EngineSettings withStore(String where) {
         return new EngineSettings(where, s3, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                wmsRequestsPerUpstream);
     }
 
     public EngineSettings withS3(Optional<S3Connection> connection) {
         return new EngineSettings(store, connection, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries,
-                lockWait, limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
+                lockWait, limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                wmsRequestsPerUpstream);
     }
 
     public EngineSettings withWorkerThreads(int threads) {
         return new EngineSettings(store, s3, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                wmsRequestsPerUpstream);
     }
 
     public EngineSettings withLayersFile(Optional<Path> file) {
         return new EngineSettings(store, s3, file, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait);
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                wmsRequestsPerUpstream);
     }
 
     /** Opens the store: a folder, or an S3 bucket for a store given as {@code s3://bucket/prefix}. */

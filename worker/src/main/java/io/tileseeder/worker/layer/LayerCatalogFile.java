@@ -181,9 +181,39 @@ public final class LayerCatalogFile {
         float jpegQuality = Objects.requireNonNullElse(raw.jpegQuality(), 0.85f);
         check(jpegQuality > 0 && jpegQuality <= 1, at, "jpegQuality: must be in (0, 1], got " + jpegQuality);
 
+        check(raw.source() != null, at, "source: required");
+        SourceConfig source = switch (Objects.requireNonNullElse(raw.source().type(), "")) {
+            case "vector" -> vector(raw, at, resolve);
+            case "wms" -> {
+                check(raw.style() == null, at, "style: a wms layer is styled by its server (use source.styles)");
+                yield WmsSourceFile.parse(raw.source(), at + ".source");
+            }
+            default -> throw new LayerConfigException(at + ".source.type: '" + raw.source().type()
+                    + "' is not supported; use vector or wms");
+        };
+        java.util.Optional<MetatileSize> largest = LayerConfig.maxMetatile(source, gutter);
+        if (largest.isEmpty() || !io.tileseeder.job.LayerInfo.fits(metatile, largest.get())) {
+            WmsSourceConfig wms = (WmsSourceConfig) source;
+            throw new LayerConfigException(at + ".metatile: " + metatile.width() + "x" + metatile.height()
+                    + " tiles with a " + gutter + " px gutter make a "
+                    + (metatile.width() * TileMatrixSet.TILE_SIZE + 2 * gutter) + "x"
+                    + (metatile.height() * TileMatrixSet.TILE_SIZE + 2 * gutter)
+                    + " px GetMap, larger than source.maxSize " + wms.maxWidth() + "x" + wms.maxHeight());
+        }
+        return new LayerConfig(raw.name(), Objects.requireNonNullElse(raw.title(), raw.name()),
+                Objects.requireNonNullElse(raw.attribution(), ""), minZoom, maxZoom, sets, formats, metatile,
+                gutter, empty, background, pngLevel, jpegQuality, source);
+    }
+
+    private static VectorSourceConfig vector(RawLayer raw, String at,
+                                             java.util.function.Function<String, LayerConfig.DataFile> resolve) {
         RawSource source = raw.source();
-        check(source != null, at, "source: required");
-        check("vector".equals(source.type()), at, "source.type: '" + source.type() + "' is not supported; use vector");
+        check(source.url() == null && source.version() == null && source.layers() == null && source.styles() == null
+                        && source.format() == null && source.transparent() == null && source.params() == null
+                        && source.connectTimeout() == null && source.timeout() == null && source.retries() == null
+                        && source.retryDelay() == null && source.maxSize() == null, at,
+                "source: url, version, layers, styles, format, transparent, params, timeouts, retries and maxSize"
+                        + " are keys of a wms source; a vector source has data");
         check(source.data() != null && !source.data().isEmpty() && source.data().stream().noneMatch(Objects::isNull),
                 at, "source.data: list at least one GeoJSON file, with no empty entries");
         List<LayerConfig.DataFile> data = source.data().stream().map(resolve).toList();
@@ -212,9 +242,7 @@ public final class LayerCatalogFile {
                     rule.stroke() == null ? null : color(rule.stroke(), ruleAt + ".stroke"),
                     width, opacity));
         }
-        return new LayerConfig(raw.name(), Objects.requireNonNullElse(raw.title(), raw.name()),
-                Objects.requireNonNullElse(raw.attribution(), ""), minZoom, maxZoom, sets, formats, metatile,
-                gutter, empty, background, pngLevel, jpegQuality, data, style);
+        return new VectorSourceConfig(data, style);
     }
 
     /** {@code #rrggbb} or {@code #rrggbbaa}. */
@@ -228,7 +256,7 @@ public final class LayerCatalogFile {
         throw new LayerConfigException(where + ": '" + text + "' is not a colour like #rrggbb or #rrggbbaa");
     }
 
-    private static void check(boolean ok, String where, String message) {
+    static void check(boolean ok, String where, String message) {
         if (!ok) {
             throw new LayerConfigException(where + "." + message);
         }
@@ -266,7 +294,14 @@ public final class LayerCatalogFile {
     record RawMetatile(Integer width, Integer height) {
     }
 
-    record RawSource(String type, List<String> data) {
+    /** Both sources' keys: {@code data} is the vector source's, the rest the wms source's. */
+    record RawSource(String type, List<String> data, String url, String version, List<String> layers,
+                     List<String> styles, String format, Boolean transparent, java.util.Map<String, String> params,
+                     String connectTimeout, String timeout, Integer retries, String retryDelay,
+                     RawSize maxSize) {
+    }
+
+    record RawSize(Integer width, Integer height) {
     }
 
     record RawStyle(RawZoom zoom, String fill, String stroke, Float strokeWidth, Float opacity) {

@@ -3,6 +3,8 @@ package io.tileseeder.worker.render;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
+import java.awt.AlphaComposite;
+import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferInt;
 
@@ -16,6 +18,30 @@ public record MetatileImage(Metatile metatile, int gutter, BufferedImage image) 
         if (image.getType() != BufferedImage.TYPE_INT_ARGB) {
             throw new IllegalArgumentException("metatile rasters are TYPE_INT_ARGB, got type " + image.getType());
         }
+    }
+
+    /**
+     * A decoded image (of any type, e.g. from a WMS) as a metatile raster: its pixels are copied, unchanged, into
+     * this thread's reusable ARGB raster (see {@link Rasters}).
+     *
+     * @throws IllegalArgumentException if the image is not the size of the metatile plus its gutter
+     */
+    public static MetatileImage copyOf(Metatile metatile, int gutter, BufferedImage decoded) {
+        int width = metatile.imageWidth(gutter);
+        int height = metatile.imageHeight(gutter);
+        if (decoded.getWidth() != width || decoded.getHeight() != height) {
+            throw new IllegalArgumentException("the image is " + decoded.getWidth() + "x" + decoded.getHeight()
+                    + " px, the metatile " + metatile + " with its gutter " + width + "x" + height);
+        }
+        BufferedImage raster = Rasters.reusable(width, height);
+        Graphics2D g = raster.createGraphics();
+        try {
+            g.setComposite(AlphaComposite.Src);
+            g.drawImage(decoded, 0, 0, null);
+        } finally {
+            g.dispose();
+        }
+        return new MetatileImage(metatile, gutter, raster);
     }
 
     /** The pixels of one of the metatile's tiles. */

@@ -25,17 +25,13 @@ import org.locationtech.jts.geom.Geometry;
  * <p>A metatile whose bounds miss every feature's envelope is not drawn at all: on a world map that is most
  * of the ocean.
  *
- * <p>Each thread draws into its own raster, cleared and reused for every metatile of the same size: a 4×4
- * metatile with its gutter is 4.4 MB, which the G1 collector would otherwise allocate as a "humongous" object
- * each time. So a returned {@link MetatileImage} is valid until the same thread renders again; the worker
- * encodes its tiles before that.
+ * <p>Each thread draws into its own raster, cleared and reused (see {@link Rasters}): a returned
+ * {@link MetatileImage} is valid until the same thread renders again.
  */
 public final class VectorRenderer {
 
     /** Vertices closer than this many pixels are merged while building shapes; invisible, and much faster. */
     private static final double DECIMATION_PX = 0.5;
-
-    private static final ThreadLocal<BufferedImage> RASTER = new ThreadLocal<>();
 
     private VectorRenderer() {
     }
@@ -87,13 +83,8 @@ public final class VectorRenderer {
     }
 
     private static BufferedImage clearedRaster(int width, int height) {
-        BufferedImage image = RASTER.get();
-        if (image == null || image.getWidth() != width || image.getHeight() != height) {
-            image = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
-            RASTER.set(image);
-        } else {
-            Arrays.fill(((DataBufferInt) image.getRaster().getDataBuffer()).getData(), 0);
-        }
+        BufferedImage image = Rasters.reusable(width, height);
+        Arrays.fill(((DataBufferInt) image.getRaster().getDataBuffer()).getData(), 0);
         return image;
     }
 

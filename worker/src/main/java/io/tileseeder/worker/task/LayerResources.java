@@ -6,42 +6,73 @@ import io.tileseeder.worker.encode.PngEncoder;
 import io.tileseeder.worker.encode.TileEncoder;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerConfig;
+import io.tileseeder.worker.layer.SourceConfig;
+import io.tileseeder.worker.layer.VectorSourceConfig;
+import io.tileseeder.worker.layer.WmsSourceConfig;
+import io.tileseeder.worker.render.MetatileSource;
+import io.tileseeder.worker.render.VectorRenderer;
 import io.tileseeder.worker.render.VectorSource;
+import io.tileseeder.worker.wms.WmsClient;
+import io.tileseeder.worker.wms.WmsSource;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What a worker needs per layer, made on first use and then shared by all its threads: the layer's features
- * and its encoders. A layer whose data cannot be read fails the tasks that need it (and is tried again by the
- * next task), rather than stopping the worker.
+ * What a worker needs per layer, made on first use and then shared by all its threads: the layer's source (its
+ * features, or its upstream WMS) and its encoders. A layer whose data cannot be read fails the tasks that need it
+ * (and is tried again by the next task), rather than stopping the worker.
  */
 public final class LayerResources {
 
+    /** Requests in flight to one upstream WMS from one process, unless configured otherwise. */
+    public static final int DEFAULT_WMS_REQUESTS_PER_UPSTREAM = 4;
+
     private final LayerCatalogConfig catalog;
-    private final Map<String, VectorSource> sources = new ConcurrentHashMap<>();
+    private final WmsClient wms;
+    private final Map<String, MetatileSource> sources = new ConcurrentHashMap<>();
     private final Map<String, TileEncoder> encoders = new ConcurrentHashMap<>();
 
     public LayerResources(LayerCatalogConfig catalog) {
+        this(catalog, new WmsClient(DEFAULT_WMS_REQUESTS_PER_UPSTREAM));
+    }
+
+    /** @param wms the process's client of upstream WMSes, which caps the requests to each */
+    public LayerResources(LayerCatalogConfig catalog, WmsClient wms) {
         this.catalog = catalog;
+        this.wms = wms;
+    }
+
+    public WmsClient wms() {
+        return wms;
     }
 
     public LayerConfig layer(String name) {
         return catalog.layer(name).orElseThrow(() -> new IllegalArgumentException("unknown layer '" + name + "'"));
     }
 
-    public VectorSource source(LayerConfig layer) throws IOException {
-        VectorSource source = sources.get(layer.name());
+    public MetatileSource source(LayerConfig layer) throws IOException {
+        MetatileSource source = sources.get(layer.name());
         if (source == null) {
             synchronized (this) {
                 source = sources.get(layer.name());
                 if (source == null) {
-                    source = VectorSource.load(layer.data());
+                    source = open(layer.source());
                     sources.put(layer.name(), source);
                 }
             }
         }
         return source;
+    }
+
+    private MetatileSource open(SourceConfig config) throws IOException {
+        return switch (config) {
+            case VectorSourceConfig vector -> {
+                VectorSource features = VectorSource.load(vector.data());
+                yield (metatile, gutter) -> VectorRenderer.render(features, metatile, gutter, vector.style());
+            }
+            case WmsSourceConfig upstream -> new WmsSource(upstream, wms);
+        };
     }
 
     public TileEncoder encoder(LayerConfig layer, TileFormat format) {

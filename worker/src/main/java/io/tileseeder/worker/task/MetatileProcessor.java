@@ -16,7 +16,6 @@ import io.tileseeder.worker.layer.LayerConfig;
 import io.tileseeder.worker.render.MetatileImage;
 import io.tileseeder.worker.render.TileContent;
 import io.tileseeder.worker.render.TileView;
-import io.tileseeder.worker.render.VectorRenderer;
 import io.tileseeder.worker.task.StageTimes.Stage;
 import java.io.IOException;
 import java.time.Duration;
@@ -88,7 +87,7 @@ public final class MetatileProcessor {
      * Locks the metatile and encodes the tiles to write; empty if someone else holds its lock past the lock
      * wait (try later). On success the lock stays held: pass the result to {@link #store} or {@link #abandon}.
      *
-     * @throws IOException if the layer's data cannot be read
+     * @throws IOException if the layer's data cannot be read or its upstream WMS fails
      */
     public Optional<Prepared> prepare(MetatileTask task) throws IOException, InterruptedException {
         LayerConfig layer = layers.layer(task.layer());
@@ -153,7 +152,8 @@ public final class MetatileProcessor {
         return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true);
     }
 
-    private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease) throws IOException {
+    private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease)
+            throws IOException, InterruptedException {
         long start = System.nanoTime();
         List<TileCoord> todo = new ArrayList<>();
         long skipped = 0;
@@ -170,8 +170,7 @@ public final class MetatileProcessor {
             return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, skipped, 0, 0, 0), false);
         }
 
-        Optional<MetatileImage> image = VectorRenderer.render(layers.source(layer), task.metatile(),
-                layer.gutter(), layer.style());
+        Optional<MetatileImage> image = layers.source(layer).render(task.metatile(), layer.gutter());
         long rendered = System.nanoTime();
         times.add(Stage.RENDER, rendered - checked);
 

@@ -52,14 +52,14 @@ class LayerCatalogFileTest {
         assertThat(world.metatile()).isEqualTo(new MetatileSize(4, 4));
         assertThat(world.gutter()).isEqualTo(16);
         assertThat(world.emptyTiles()).isEqualTo(EmptyTilePolicy.SKIP);
-        assertThat(world.data()).containsExactly(LayerConfig.DataFile.resource("layers/world/countries.geojson"));
-        assertThat(world.style()).isNotEmpty().allSatisfy(rule -> {
+        assertThat(vector(world).data()).containsExactly(LayerConfig.DataFile.resource("layers/world/countries.geojson"));
+        assertThat(vector(world).style()).isNotEmpty().allSatisfy(rule -> {
             assertThat(rule.fill()).isEqualTo(new Color(0xf2efe9));
             assertThat(rule.stroke()).isEqualTo(new Color(0x9a8c98));
             assertThat(rule.opacity()).isEqualTo(1f);
         });
-        assertThat(world.style().stream().filter(rule -> rule.appliesTo(0)).count()).isEqualTo(1);
-        assertThat(world.style().stream().filter(rule -> rule.appliesTo(14)).count()).isEqualTo(1);
+        assertThat(vector(world).style().stream().filter(rule -> rule.appliesTo(0)).count()).isEqualTo(1);
+        assertThat(vector(world).style().stream().filter(rule -> rule.appliesTo(14)).count()).isEqualTo(1);
         assertThat(world.attribution()).contains("Natural Earth");
         assertThat(catalog.find("world")).hasValue(world.info());
         assertThat(catalog.find("nope")).isEmpty();
@@ -86,9 +86,9 @@ class LayerCatalogFileTest {
         assertThat(layer.background()).isEqualTo(Color.WHITE);
         assertThat(layer.pngLevel()).as("the documented default").isEqualTo(1);
         assertThat(layer.jpegQuality()).isEqualTo(0.85f);
-        assertThat(layer.data()).containsExactly(LayerConfig.DataFile.file(dir.resolve("data/land.geojson")
+        assertThat(vector(layer).data()).containsExactly(LayerConfig.DataFile.file(dir.resolve("data/land.geojson")
                 .toAbsolutePath().normalize()));
-        assertThat(layer.style()).containsExactly(new StyleRule(0, TileMatrixSet.MAX_ZOOM, new Color(0xf2efe9), null,
+        assertThat(vector(layer).style()).containsExactly(new StyleRule(0, TileMatrixSet.MAX_ZOOM, new Color(0xf2efe9), null,
                 1f, 1f));
     }
 
@@ -133,9 +133,9 @@ class LayerCatalogFileTest {
         assertThat(layer.pngLevel()).isEqualTo(9);
         assertThat(layer.jpegQuality()).isEqualTo(1f);
         Path folder = dir.toAbsolutePath();
-        assertThat(layer.data()).extracting(LayerConfig.DataFile::path).containsExactly(
+        assertThat(vector(layer).data()).extracting(LayerConfig.DataFile::path).containsExactly(
                 folder.getParent().resolve("shared/a.geojson"), folder.resolve("b.geojson"));
-        assertThat(layer.style()).containsExactly(new StyleRule(5, 7, null, new Color(0, 0, 255), 2.5f, 0.5f));
+        assertThat(vector(layer).style()).containsExactly(new StyleRule(5, 7, null, new Color(0, 0, 255), 2.5f, 0.5f));
         assertThat(layer.info().metatile()).isEqualTo(new MetatileSize(2, 8));
     }
 
@@ -237,5 +237,9 @@ class LayerCatalogFileTest {
         Path file = dir.resolve("layers.yaml");
         Files.writeString(file, yaml, StandardCharsets.UTF_8);
         return file;
+    }
+
+    private static VectorSourceConfig vector(LayerConfig layer) {
+        return (VectorSourceConfig) layer.source();
     }
 }

@@ -13,7 +13,7 @@ import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.store.S3TileStore.Location;
 import io.tileseeder.worker.store.S3TileStore.Options;
-import io.tileseeder.worker.store.S3TileStore.RetryPolicy;
+import io.tileseeder.worker.RetryPolicy;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.worker.store.S3TileStore.Location;
 import io.tileseeder.worker.store.S3TileStore.Options;
-import io.tileseeder.worker.store.S3TileStore.RetryPolicy;
+import io.tileseeder.worker.RetryPolicy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,7 +7,7 @@ import io.tileseeder.job.TileFormat;
 import io.tileseeder.worker.encode.PngEncoder;
 import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.layer.LayerConfig;
-import io.tileseeder.worker.render.VectorSource;
+import io.tileseeder.worker.render.MetatileSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ class LayerResourcesTest {
                 WorkerFixtures.catalogYaml(WorkerFixtures.layerYaml("box", "box.geojson", "skip")))));
         LayerConfig box = resources.layer("box");
         CountDownLatch go = new CountDownLatch(1);
-        List<Future<VectorSource>> loads = new ArrayList<>();
+        List<Future<MetatileSource>> loads = new ArrayList<>();
         try (ExecutorService threads = Executors.newFixedThreadPool(8)) {
             for (int i = 0; i < 8; i++) {
                 loads.add(threads.submit(() -> {
@@ -43,8 +43,8 @@ class LayerResourcesTest {
                 }));
             }
             go.countDown();
-            VectorSource first = loads.getFirst().get(10, TimeUnit.SECONDS);
-            for (Future<VectorSource> load : loads) {
+            MetatileSource first = loads.getFirst().get(10, TimeUnit.SECONDS);
+            for (Future<MetatileSource> load : loads) {
                 assertThat(load.get(10, TimeUnit.SECONDS)).isSameAs(first);
             }
         }

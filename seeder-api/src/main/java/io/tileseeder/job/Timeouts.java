@@ -1,4 +1,4 @@
-package io.tileseeder.coordinator.api;
+package io.tileseeder.job;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

@@ -1,0 +1,162 @@
+package io.tileseeder.worker.wms;
+
+import io.tileseeder.worker.RetryPolicy;
+import io.tileseeder.worker.layer.WmsSourceConfig;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Logger;
+import okhttp3.ConnectionPool;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * Asks upstream WMSes for images, with care: at most {@code maxPerUpstream} requests in flight to one upstream
+ * ({@code host:port}) from this process, however many threads and layers ask; connections kept alive and
+ * reused; connect and whole-request timeouts per layer; retries with exponential backoff and jitter on 5xx
+ * answers, I/O errors, timeouts and truncated images, never on 4xx answers or ServiceExceptions. One per
+ * process (pod): the cap is per pod.
+ *
+ * <p>A slot of the cap is held only while a request is on the wire; a retry's backoff and the decoding of the
+ * image happen outside it.
+ */
+public final class WmsClient {
+
+    private static final Logger LOG = Logger.getLogger(WmsClient.class.getName());
+    /** Retries back off from the layer's retryDelay, doubling, up to this. */
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+    /** Bytes of a body beyond the image's raw size (an answer larger than raw ARGB plus this is refused). */
+    private static final long BODY_MARGIN = 1 << 20;
+
+    private final int maxPerUpstream;
+    private final OkHttpClient http;
+    private final Map<String, Semaphore> upstreams = new ConcurrentHashMap<>();
+    private final Map<Duration, Map<Duration, OkHttpClient>> clients = new ConcurrentHashMap<>();
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+
+    /** @param maxPerUpstream requests in flight to one upstream at once, from this process */
+    public WmsClient(int maxPerUpstream) {
+        if (maxPerUpstream < 1) {
+            throw new IllegalArgumentException("need at least one request per upstream, got " + maxPerUpstream);
+        }
+        this.maxPerUpstream = maxPerUpstream;
+        // OkHttp itself retries a request whose connection failed, and follows redirects: the first is ours to
+        // decide (with backoff), the second is what a browser or GeoWebCache would do too.
+        this.http = new OkHttpClient.Builder()
+                .retryOnConnectionFailure(false)
+                .connectionPool(new ConnectionPool(Math.max(5, maxPerUpstream), 5, TimeUnit.MINUTES))
+                .build();
+    }
+
+    public int maxPerUpstream() {
+        return maxPerUpstream;
+    }
+
+    /** GetMap requests sent (each try counts), since start. */
+    public long requests() {
+        return requests.sum();
+    }
+
+    /** Tries that failed (error status, not an image, I/O error), since start. */
+    public long failures() {
+        return failures.sum();
+    }
+
+    /**
+     * The decoded image of a GetMap, tried up to {@code 1 + source.retries()} times.
+     *
+     * @throws WmsException naming the upstream, the URL and what it answered instead of a {@code width × height}
+     *                      image
+     */
+    public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height)
+            throws WmsException, InterruptedException {
+        RetryPolicy retry = new RetryPolicy(1 + source.retries(), source.retryDelay(),
+                MAX_BACKOFF.compareTo(source.retryDelay()) > 0 ? MAX_BACKOFF : source.retryDelay());
+        String what = "WMS " + source.upstream() + " GetMap " + url;
+        long limit = (long) width * height * 4 + BODY_MARGIN;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                BufferedImage image = once(source, url, what, limit);
+                if (image.getWidth() != width || image.getHeight() != height) {
+                    throw new WmsException(what + " answered with an image of " + image.getWidth() + "x"
+                            + image.getHeight() + " px instead of " + width + "x" + height, false, null);
+                }
+                return image;
+            } catch (WmsException e) {
+                failures.increment();
+                if (!e.retryable() || attempt >= retry.maxAttempts()) {
+                    throw attempt == 1 ? e
+                            : new WmsException(e.getMessage() + " (after " + attempt + " tries)", false, e);
+                }
+                int tries = attempt;
+                LOG.fine(() -> "try " + tries + " failed, trying again: " + e.getMessage());
+                Thread.sleep(retry.backoff(attempt));
+            }
+        }
+    }
+
+    private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, long limit)
+            throws WmsException, InterruptedException {
+        Semaphore slot = upstreams.computeIfAbsent(source.upstream(), key -> new Semaphore(maxPerUpstream, true));
+        int status;
+        String contentType;
+        byte[] body;
+        slot.acquire();
+        try (Response response = client(source).newCall(new Request.Builder().url(url).get().build()).execute()) {
+            requests.increment();
+            status = response.code();
+            contentType = response.header("Content-Type");
+            body = read(response.body(), limit, what);
+        } catch (InterruptedIOException e) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted during " + what);
+            }
+            throw new WmsException(what + " timed out (connect " + source.connectTimeout().toMillis()
+                    + " ms, whole request " + source.timeout().toMillis() + " ms): " + e.getMessage(), true, e);
+        } catch (WmsException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new WmsException(what + " failed: " + e, true, e);
+        } finally {
+            slot.release();
+        }
+        return WmsAnswer.image(what, status, contentType, body);
+    }
+
+    private static byte[] read(ResponseBody body, long limit, String what) throws IOException {
+        long length = body.contentLength();
+        if (length > limit) {
+            throw new WmsException(what + " answered with " + length + " bytes, more than the " + limit
+                    + " an image of that size may take", false, null);
+        }
+        try (InputStream in = body.byteStream()) {
+            byte[] bytes = in.readNBytes((int) Math.min(limit + 1, Integer.MAX_VALUE - 8));
+            if (bytes.length > limit) {
+                throw new WmsException(what + " answered with more than the " + limit
+                        + " bytes an image of that size may take", false, null);
+            }
+            return bytes;
+        }
+    }
+
+    /** A client with the layer's timeouts, sharing this one's connection pool. */
+    private OkHttpClient client(WmsSourceConfig source) {
+        return clients.computeIfAbsent(source.connectTimeout(), c -> new ConcurrentHashMap<>())
+                .computeIfAbsent(source.timeout(), t -> http.newBuilder()
+                        .connectTimeout(source.connectTimeout())
+                        .readTimeout(source.timeout())
+                        .callTimeout(source.timeout())
+                        .build());
+    }
+}

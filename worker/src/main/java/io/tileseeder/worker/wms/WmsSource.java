@@ -1,0 +1,30 @@
+package io.tileseeder.worker.wms;
+
+import io.tileseeder.grid.Metatile;
+import io.tileseeder.worker.layer.WmsSourceConfig;
+import io.tileseeder.worker.render.MetatileImage;
+import io.tileseeder.worker.render.MetatileSource;
+import java.util.Optional;
+
+/**
+ * A {@code wms} layer's metatiles: one GetMap per metatile covering it and its gutter, in the tile matrix set's
+ * CRS, at the metatile's size in pixels, decoded and copied into the metatile raster.
+ */
+public final class WmsSource implements MetatileSource {
+
+    private final WmsSourceConfig config;
+    private final WmsClient client;
+
+    public WmsSource(WmsSourceConfig config, WmsClient client) {
+        this.config = config;
+        this.client = client;
+    }
+
+    @Override
+    public Optional<MetatileImage> render(Metatile metatile, int gutter) throws WmsException, InterruptedException {
+        int width = metatile.imageWidth(gutter);
+        int height = metatile.imageHeight(gutter);
+        var url = GetMap.url(config, metatile.tileMatrixSet(), metatile.bounds(gutter), width, height);
+        return Optional.of(MetatileImage.copyOf(metatile, gutter, client.getMap(config, url, width, height)));
+    }
+}

@@ -128,7 +128,7 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private static void deleteTree(Path folder) throws IOException {
+    static void deleteTree(Path folder) throws IOException {
         try (Stream<Path> paths = Files.walk(folder)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

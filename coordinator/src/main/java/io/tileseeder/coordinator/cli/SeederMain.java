@@ -27,6 +27,7 @@ public class SeederMain implements QuarkusApplication {
         cli.addSubcommand(new WorkerCommand(engines));
         cli.addSubcommand(new BenchCommand(engines));
         cli.addSubcommand(new CoordinatorBenchCommand(engines));
+        cli.addSubcommand(new WmsBenchCommand(engines));
         cli.addSubcommand(new SubmitCommand());
         cli.addSubcommand(new WaitCommand());
         cli.setParameterExceptionHandler((e, args) -> {

@@ -9,10 +9,13 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
+import okhttp3.Call;
 import okhttp3.ConnectionPool;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -28,7 +31,7 @@ import okhttp3.ResponseBody;
  * process (pod): the cap is per pod.
  *
  * <p>A slot of the cap is held only while a request is on the wire; a retry's backoff and the decoding of the
- * image happen outside it.
+ * image happen outside it. Interrupting a caller cancels its request at once, however slow the upstream.
  */
 public final class WmsClient {
 
@@ -109,29 +112,46 @@ public final class WmsClient {
     private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, long limit)
             throws WmsException, InterruptedException {
         Semaphore slot = upstreams.computeIfAbsent(source.upstream(), key -> new Semaphore(maxPerUpstream, true));
-        int status;
-        String contentType;
-        byte[] body;
+        Answer answer;
         slot.acquire();
-        try (Response response = client(source).newCall(new Request.Builder().url(url).get().build()).execute()) {
-            requests.increment();
-            status = response.code();
-            contentType = response.header("Content-Type");
-            body = read(response.body(), limit, what);
-        } catch (InterruptedIOException e) {
-            if (Thread.interrupted()) {
+        try {
+            // The call runs on a virtual thread and this one waits for it: a platform thread blocked reading a
+            // socket does not notice an interrupt, so a worker shutting down would wait out the layer's timeout.
+            Call call = client(source).newCall(new Request.Builder().url(url).get().build());
+            FutureTask<Answer> fetch = new FutureTask<>(() -> fetch(call, limit, what));
+            Thread.ofVirtual().name("wms-getmap").start(fetch);
+            try {
+                answer = fetch.get();
+            } catch (InterruptedException e) {
+                call.cancel();
                 throw new InterruptedException("interrupted during " + what);
             }
-            throw new WmsException(what + " timed out (connect " + source.connectTimeout().toMillis()
-                    + " ms, whole request " + source.timeout().toMillis() + " ms): " + e.getMessage(), true, e);
-        } catch (WmsException e) {
-            throw e;
-        } catch (IOException e) {
-            throw new WmsException(what + " failed: " + e, true, e);
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case WmsException wms -> throw wms;
+                case InterruptedIOException timeout -> throw new WmsException(what + " timed out (connect "
+                        + source.connectTimeout().toMillis() + " ms, whole request " + source.timeout().toMillis()
+                        + " ms): " + timeout.getMessage(), true, timeout);
+                case IOException io -> throw new WmsException(what + " failed: " + io, true, io);
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IllegalStateException(e.getCause());
+            }
         } finally {
             slot.release();
         }
-        return WmsAnswer.image(what, status, contentType, body);
+        return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body());
+    }
+
+    /** What came back, read whole (up to {@code limit} bytes). */
+    private record Answer(int status, String contentType, byte[] body) {
+    }
+
+    private Answer fetch(Call call, long limit, String what) throws IOException {
+        try (Response response = call.execute()) {
+            requests.increment();
+            return new Answer(response.code(), response.header("Content-Type"), read(response.body(), limit, what));
+        }
     }
 
     private static byte[] read(ResponseBody body, long limit, String what) throws IOException {

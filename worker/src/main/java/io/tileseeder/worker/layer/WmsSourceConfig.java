@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The {@code wms} source: one GetMap per metatile (plus its gutter) from an upstream WMS.
@@ -29,6 +30,9 @@ public record WmsSourceConfig(URI url, String version, List<String> layers, List
 
     public static final String V111 = "1.1.1";
     public static final String V130 = "1.3.0";
+    /** GetMap parameters the seeder sets itself (upper case; WMS parameter names ignore case). */
+    public static final Set<String> RESERVED = Set.of("SERVICE", "REQUEST", "VERSION", "LAYERS", "STYLES", "SRS",
+            "CRS", "BBOX", "WIDTH", "HEIGHT", "FORMAT", "TRANSPARENT", "EXCEPTIONS");
 
     public WmsSourceConfig {
         layers = List.copyOf(layers);

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 import static io.tileseeder.worker.layer.LayerCatalogFile.check;
 
@@ -35,9 +34,6 @@ import static io.tileseeder.worker.layer.LayerCatalogFile.check;
  */
 final class WmsSourceFile {
 
-    /** Parameters the seeder sets itself; {@code params} may not override them. */
-    static final Set<String> RESERVED = Set.of("SERVICE", "REQUEST", "VERSION", "LAYERS", "STYLES", "SRS", "CRS",
-            "BBOX", "WIDTH", "HEIGHT", "FORMAT", "TRANSPARENT", "EXCEPTIONS");
     private static final int MAX_RETRIES = 10;
     private static final int MAX_SIZE = 65_536;
     private static final int DEFAULT_SIZE = 4096;
@@ -78,7 +74,7 @@ final class WmsSourceFile {
             raw.params().forEach((key, value) -> {
                 check(key != null && !key.isBlank() && value != null, at,
                         "params: every parameter needs a name and a value; got " + key + "=" + value);
-                check(!RESERVED.contains(key.toUpperCase(Locale.ROOT)), at, "params: '" + key
+                check(!WmsSourceConfig.RESERVED.contains(key.toUpperCase(Locale.ROOT)), at, "params: '" + key
                         + "' is set by the seeder itself and cannot be overridden");
                 params.put(key, value);
             });

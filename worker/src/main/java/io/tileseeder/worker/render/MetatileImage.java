@@ -21,8 +21,15 @@ public record MetatileImage(Metatile metatile, int gutter, BufferedImage image) 
     }
 
     /**
-     * A decoded image (of any type, e.g. from a WMS) as a metatile raster: its pixels are copied, unchanged, into
-     * this thread's reusable ARGB raster (see {@link Rasters}).
+     * This thread's reusable ARGB raster for the metatile plus its gutter (see {@link Rasters}), to decode into.
+     */
+    public static BufferedImage raster(Metatile metatile, int gutter) {
+        return Rasters.reusable(metatile.imageWidth(gutter), metatile.imageHeight(gutter));
+    }
+
+    /**
+     * A decoded image (of any type, e.g. from a WMS) as a metatile raster: unless it is this thread's
+     * {@link #raster} already, its pixels are copied, unchanged, into that raster.
      *
      * @throws IllegalArgumentException if the image is not the size of the metatile plus its gutter
      */
@@ -34,6 +41,9 @@ public record MetatileImage(Metatile metatile, int gutter, BufferedImage image) 
                     + " px, the metatile " + metatile + " with its gutter " + width + "x" + height);
         }
         BufferedImage raster = Rasters.reusable(width, height);
+        if (decoded == raster) {
+            return new MetatileImage(metatile, gutter, raster);
+        }
         Graphics2D g = raster.createGraphics();
         try {
             g.setComposite(AlphaComposite.Src);

@@ -4,6 +4,7 @@ import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.worker.layer.WmsSourceConfig;
 import java.math.BigDecimal;
+import java.util.Locale;
 import okhttp3.HttpUrl;
 
 /**
@@ -38,8 +39,14 @@ public final class GetMap {
         String bbox = latFirst
                 ? join(bounds.minY(), bounds.minX(), bounds.maxY(), bounds.maxX())
                 : join(bounds.minX(), bounds.minY(), bounds.maxX(), bounds.maxY());
-        HttpUrl.Builder url = base.newBuilder()
-                .setQueryParameter("SERVICE", "WMS")
+        HttpUrl.Builder url = base.newBuilder();
+        // WMS parameter names ignore case: a base URL's own "bbox=" or "service=" would be sent beside ours.
+        for (String name : base.queryParameterNames()) {
+            if (WmsSourceConfig.RESERVED.contains(name.toUpperCase(Locale.ROOT))) {
+                url.removeAllQueryParameters(name);
+            }
+        }
+        url.setQueryParameter("SERVICE", "WMS")
                 .setQueryParameter("VERSION", source.version())
                 .setQueryParameter("REQUEST", "GetMap")
                 .setQueryParameter("LAYERS", String.join(",", source.layers()))

@@ -1,6 +1,9 @@
 package io.tileseeder.worker.wms;
 
+import ar.com.hjg.pngj.ImageInfo;
+import ar.com.hjg.pngj.PngReaderByte;
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,12 +41,15 @@ final class WmsAnswer {
     }
 
     /**
-     * The decoded image of a GetMap answer.
+     * The decoded image of a GetMap answer, in {@code into}'s pixels if given (an 8-bit RGB or RGBA PNG of its
+     * size is decoded straight into them, without an intermediate image); otherwise in an image of its own.
      *
      * @param what how to name the request in errors, e.g. {@code WMS 127.0.0.1:8090 GetMap http://…}
+     * @param into a {@code TYPE_INT_ARGB} image to decode into, or null
      * @throws WmsException with the upstream's message if the answer is not an image
      */
-    static BufferedImage image(String what, int status, String contentType, byte[] body) throws WmsException {
+    static BufferedImage image(String what, int status, String contentType, byte[] body, BufferedImage into)
+            throws WmsException {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
         if (status >= 500) {
             throw new WmsException(what + " answered HTTP " + status + message(type, body), true, null);
@@ -59,12 +65,24 @@ final class WmsAnswer {
             throw new WmsException(what + " answered " + status + " with Content-Type '" + contentType
                     + "' instead of an image" + message(type, body), false, null);
         }
-        return decode(what, type, body);
+        return decode(what, type, body, into);
     }
 
-    private static BufferedImage decode(String what, String type, byte[] body) throws WmsException {
-        if (startsWith(body, PNG_SIGNATURE) && !endsWith(body, PNG_END)) {
-            throw truncated(what, type, body, "the PNG has no IEND chunk at its end", null);
+    private static BufferedImage decode(String what, String type, byte[] body, BufferedImage into)
+            throws WmsException {
+        if (startsWith(body, PNG_SIGNATURE)) {
+            if (!endsWith(body, PNG_END)) {
+                throw truncated(what, type, body, "the PNG has no IEND chunk at its end", null);
+            }
+            if (into != null) {
+                try {
+                    if (decodePng(body, into)) {
+                        return into;
+                    }
+                } catch (RuntimeException e) {
+                    throw truncated(what, type, body, e.getMessage(), e);
+                }
+            }
         }
         try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(body))) {
             Iterator<ImageReader> readers = ImageIO.getImageReaders(in);
@@ -89,6 +107,38 @@ final class WmsAnswer {
             throw e;
         } catch (IOException | RuntimeException e) {
             throw truncated(what, type, body, e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Decodes an 8-bit, non-interlaced RGB or RGBA PNG of {@code into}'s size row by row straight into its ARGB
+     * pixels (PNGJ checks every chunk's CRC); false, decoding nothing, for any other PNG.
+     */
+    private static boolean decodePng(byte[] body, BufferedImage into) {
+        PngReaderByte reader = new PngReaderByte(new ByteArrayInputStream(body));
+        try {
+            ImageInfo info = reader.imgInfo;
+            if (info.bitDepth != 8 || info.indexed || info.greyscale || reader.isInterlaced()
+                    || info.cols != into.getWidth() || info.rows != into.getHeight()
+                    || into.getType() != BufferedImage.TYPE_INT_ARGB) {
+                return false;
+            }
+            int[] pixels = ((DataBufferInt) into.getRaster().getDataBuffer()).getData();
+            int width = info.cols;
+            int channels = info.channels;
+            for (int row = 0; row < info.rows; row++) {
+                byte[] line = reader.readRowByte().getScanlineByte();
+                int out = row * width;
+                for (int x = 0, in = 0; x < width; x++, in += channels) {
+                    int alpha = channels == 4 ? line[in + 3] & 0xff : 0xff;
+                    pixels[out + x] = alpha << 24 | (line[in] & 0xff) << 16 | (line[in + 1] & 0xff) << 8
+                            | line[in + 2] & 0xff;
+                }
+            }
+            reader.end();
+            return true;
+        } finally {
+            reader.close();
         }
     }
 

@@ -84,13 +84,24 @@ public final class WmsClient {
      */
     public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height)
             throws WmsException, InterruptedException {
+        return getMap(source, url, width, height, null);
+    }
+
+    /**
+     * As {@link #getMap(WmsSourceConfig, HttpUrl, int, int)}, decoding into {@code into}'s pixels where the format
+     * allows (an 8-bit RGB or RGBA PNG); the returned image is then {@code into} itself.
+     *
+     * @param into a {@code TYPE_INT_ARGB} image of {@code width × height}, or null for a new image
+     */
+    public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height, BufferedImage into)
+            throws WmsException, InterruptedException {
         RetryPolicy retry = new RetryPolicy(1 + source.retries(), source.retryDelay(),
                 MAX_BACKOFF.compareTo(source.retryDelay()) > 0 ? MAX_BACKOFF : source.retryDelay());
         String what = "WMS " + source.upstream() + " GetMap " + url;
         long limit = (long) width * height * 4 + BODY_MARGIN;
         for (int attempt = 1; ; attempt++) {
             try {
-                BufferedImage image = once(source, url, what, limit);
+                BufferedImage image = once(source, url, what, limit, into);
                 if (image.getWidth() != width || image.getHeight() != height) {
                     throw new WmsException(what + " answered with an image of " + image.getWidth() + "x"
                             + image.getHeight() + " px instead of " + width + "x" + height, false, null);
@@ -109,7 +120,7 @@ public final class WmsClient {
         }
     }
 
-    private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, long limit)
+    private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, long limit, BufferedImage into)
             throws WmsException, InterruptedException {
         Semaphore slot = upstreams.computeIfAbsent(source.upstream(), key -> new Semaphore(maxPerUpstream, true));
         Answer answer;
@@ -140,7 +151,7 @@ public final class WmsClient {
         } finally {
             slot.release();
         }
-        return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body());
+        return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), into);
     }
 
     /** What came back, read whole (up to {@code limit} bytes). */

@@ -4,6 +4,7 @@ import io.tileseeder.grid.Metatile;
 import io.tileseeder.worker.layer.WmsSourceConfig;
 import io.tileseeder.worker.render.MetatileImage;
 import io.tileseeder.worker.render.MetatileSource;
+import java.awt.image.BufferedImage;
 import java.util.Optional;
 
 /**
@@ -25,6 +26,7 @@ public final class WmsSource implements MetatileSource {
         int width = metatile.imageWidth(gutter);
         int height = metatile.imageHeight(gutter);
         var url = GetMap.url(config, metatile.tileMatrixSet(), metatile.bounds(gutter), width, height);
-        return Optional.of(MetatileImage.copyOf(metatile, gutter, client.getMap(config, url, width, height)));
+        BufferedImage image = client.getMap(config, url, width, height, MetatileImage.raster(metatile, gutter));
+        return Optional.of(MetatileImage.copyOf(metatile, gutter, image));
     }
 }

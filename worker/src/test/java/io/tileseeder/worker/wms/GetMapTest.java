@@ -136,6 +136,17 @@ class GetMapTest {
     }
 
     @Test
+    void theBaseUrlsOwnGetMapParametersGiveWayToTheSeeders() {
+        WmsSourceConfig config = config("http://h/wms?service=wfs&bbox=1,2,3,4&Width=1&map=x", WmsSourceConfig.V111);
+
+        HttpUrl url = GetMap.url(config, TileMatrixSet.WEB_MERCATOR_QUAD, new Bounds(0, 0, 1, 1), 256, 256);
+
+        assertThat(url.queryParameterNames()).doesNotContain("service", "bbox", "Width").contains("map");
+        assertThat(url.queryParameter("SERVICE")).isEqualTo("WMS");
+        assertThat(url.queryParameter("BBOX")).isEqualTo("0,0,1,1");
+    }
+
+    @Test
     void theCrsOfEachTileMatrixSet() {
         assertThat(GetMap.crs(TileMatrixSet.WEB_MERCATOR_QUAD)).isEqualTo("EPSG:3857");
         assertThat(GetMap.crs(TileMatrixSet.WORLD_CRS84_QUAD)).isEqualTo("EPSG:4326");

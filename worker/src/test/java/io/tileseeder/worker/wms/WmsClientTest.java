@@ -87,6 +87,56 @@ class WmsClientTest {
         }
     }
 
+    @Test
+    void pngsAreDecodedStraightIntoTheGivenRasterWithTheSamePixels() throws Exception {
+        BufferedImage argb = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_ARGB);
+        BufferedImage rgb = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+        BufferedImage grey = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_BYTE_GRAY);
+        for (int y = 0; y < HEIGHT; y++) {
+            for (int x = 0; x < WIDTH; x++) {
+                int value = x * 4 << 16 | y * 8 << 8 | (x + y) & 0xff;
+                argb.setRGB(x, y, (x * y & 0xff) << 24 | value);
+                rgb.setRGB(x, y, value);
+                grey.setRGB(x, y, value);
+            }
+        }
+        for (BufferedImage sent : List.of(argb, rgb, grey)) {
+            byte[] body = png(sent);
+            try (LoopbackWms server = new LoopbackWms(answer(200, "image/png", body))) {
+                WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 0);
+                BufferedImage into = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_ARGB);
+
+                BufferedImage own = client.getMap(config, url(config), WIDTH, HEIGHT);
+                BufferedImage decoded = client.getMap(config, url(config), WIDTH, HEIGHT, into);
+
+                if (sent != grey) {
+                    assertThat(decoded).as("8-bit RGB(A) goes straight into the raster").isSameAs(into);
+                }
+                for (int y = 0; y < HEIGHT; y++) {
+                    for (int x = 0; x < WIDTH; x++) {
+                        assertThat(decoded.getRGB(x, y)).as("type %d, pixel %d,%d", sent.getType(), x, y)
+                                .isEqualTo(own.getRGB(x, y)).isEqualTo(sent.getType() == BufferedImage.TYPE_INT_ARGB
+                                        ? sent.getRGB(x, y) : own.getRGB(x, y));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPngWithABadChecksumIsTriedAgainAndReported() throws Exception {
+        byte[] body = png(new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_ARGB));
+        body[body.length - 20] ^= 0x55; // inside the last IDAT chunk, before IEND: its CRC no longer matches
+        try (LoopbackWms server = new LoopbackWms(answer(200, "image/png", body))) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 1);
+
+            assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT,
+                    new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_ARGB)))
+                    .isInstanceOf(WmsException.class).hasMessageContaining("truncated or corrupt");
+            assertThat(server.requests()).isEqualTo(2);
+        }
+    }
+
     // Answers worth another try.
 
     @Test

@@ -4,6 +4,8 @@ import io.tileseeder.grid.TileMatrixSet;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,6 +16,18 @@ public interface TileStore {
 
     /** When the tile was last written, or empty if there is no such tile. */
     Optional<Instant> lastModified(TileKey key) throws IOException;
+
+    /**
+     * When each of the tiles that exist was last written (tiles missing from the answer do not exist). A store
+     * may look them all up at once: an S3 store sends the look-ups together instead of one after another.
+     */
+    default Map<TileKey, Instant> lastModified(Collection<TileKey> keys) throws IOException {
+        Map<TileKey, Instant> found = new HashMap<>();
+        for (TileKey key : keys) {
+            lastModified(key).ifPresent(time -> found.put(key, time));
+        }
+        return found;
+    }
 
     /** The tile's bytes, or empty if there is no such tile. */
     Optional<byte[]> read(TileKey key) throws IOException;

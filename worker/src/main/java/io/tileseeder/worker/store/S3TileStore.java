@@ -172,6 +172,18 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     }
 
     @Override
+    public Map<TileKey, Instant> lastModified(Collection<TileKey> keys) throws IOException {
+        Map<String, TileKey> byObject = new LinkedHashMap<>();
+        for (TileKey key : keys) {
+            byObject.put(objectName(key), key);
+        }
+        Map<TileKey, Instant> found = new LinkedHashMap<>();
+        run("look up", byObject.keySet(), this::stat).forEach((object, stat) ->
+                stat.ifPresent(s -> found.put(byObject.get(object), s.lastModified().toInstant())));
+        return found;
+    }
+
+    @Override
     public Optional<byte[]> read(TileKey key) throws IOException {
         String object = objectName(key);
         return run("read", List.of(object), this::get).get(object);

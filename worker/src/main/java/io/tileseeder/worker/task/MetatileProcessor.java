@@ -157,8 +157,9 @@ public final class MetatileProcessor {
         long start = System.nanoTime();
         List<TileCoord> todo = new ArrayList<>();
         long skipped = 0;
+        Map<TileKey, Instant> existing = existing(task);
         for (TileCoord tile : task.tiles()) {
-            if (upToDate(task, key(task, tile))) {
+            if (upToDate(task, existing.get(key(task, tile)))) {
                 skipped++;
             } else {
                 todo.add(tile);
@@ -202,13 +203,28 @@ public final class MetatileProcessor {
         return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, 0, 0, bytes), false);
     }
 
-    /** Whether the tile may be left as it is: it exists (seed), or was written after refreshBefore (reseed). */
-    private boolean upToDate(MetatileTask task, TileKey key) throws IOException {
+    /** When the task's existing tiles were written, looked up in one go; none are needed for a plain reseed. */
+    private Map<TileKey, Instant> existing(MetatileTask task) throws IOException {
+        if (task.mode() == Mode.RESEED && task.refreshBefore() == null) {
+            return Map.of();
+        }
+        List<TileKey> keys = new ArrayList<>();
+        for (TileCoord tile : task.tiles()) {
+            keys.add(key(task, tile));
+        }
+        return store.lastModified(keys);
+    }
+
+    /**
+     * Whether the tile, last written at {@code written} (null if missing), may be left as it is: it exists (seed),
+     * or was written after refreshBefore (reseed).
+     */
+    private static boolean upToDate(MetatileTask task, Instant written) {
         if (task.mode() == Mode.SEED) {
-            return store.lastModified(key).isPresent();
+            return written != null;
         }
         Instant refreshBefore = task.refreshBefore();
-        return refreshBefore != null && store.lastModified(key).map(t -> !t.isBefore(refreshBefore)).orElse(false);
+        return refreshBefore != null && written != null && !written.isBefore(refreshBefore);
     }
 
     /** Encoders are made once per layer and format, so an encoder and a colour name one canonical image. */

@@ -48,6 +48,23 @@ abstract class TileStoreContract {
     }
 
     @Test
+    void manyTilesAreLookedUpInOneGoWithTheSameTimesAsOneByOne() throws Exception {
+        List<EncodedTile> tiles = tiles("v1", 3);
+        TileKey missing = key(TileCoord.of(5, 3, 4));
+        store().write(tiles);
+        List<TileKey> keys = new ArrayList<>(tiles.stream().map(EncodedTile::key).toList());
+        keys.add(1, missing);
+
+        var found = store().lastModified(keys);
+
+        assertThat(found).containsOnlyKeys(tiles.stream().map(EncodedTile::key).toList());
+        for (EncodedTile tile : tiles) {
+            assertThat(found.get(tile.key())).isEqualTo(store().lastModified(tile.key()).orElseThrow());
+        }
+        assertThat(store().lastModified(List.of(missing))).isEmpty();
+    }
+
+    @Test
     void aWrittenTileHasATimeAndAMissingOneHasNone() throws Exception {
         Instant before = Instant.now().minus(2, ChronoUnit.SECONDS);
         EncodedTile tile = tiles("v1", 1).get(0);

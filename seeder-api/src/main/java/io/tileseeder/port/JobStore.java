@@ -5,6 +5,7 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.TaskResult;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -53,6 +54,9 @@ public interface JobStore {
 
     /** The jobs not final yet (planning or running), for a coordinator that starts to resume. */
     List<JobStatus> unfinished();
+
+    /** How many of the jobs the store knows are in each state (a state with none may be left out). */
+    Map<JobState, Long> countByState();
 
     /** Final jobs whose event has not been acknowledged by {@link #eventSent} yet, oldest first (the outbox). */
     List<String> pendingEvents();

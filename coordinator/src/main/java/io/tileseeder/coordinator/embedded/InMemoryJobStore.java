@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -114,6 +115,13 @@ public final class InMemoryJobStore implements JobStore {
     @Override
     public synchronized List<JobStatus> unfinished() {
         return jobs.values().stream().filter(job -> !job.state().isFinal()).toList();
+    }
+
+    @Override
+    public synchronized Map<JobState, Long> countByState() {
+        Map<JobState, Long> counts = new EnumMap<>(JobState.class);
+        jobs.values().forEach(job -> counts.merge(job.state(), 1L, Long::sum));
+        return counts;
     }
 
     @Override

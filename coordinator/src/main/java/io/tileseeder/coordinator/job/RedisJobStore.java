@@ -17,7 +17,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -361,6 +363,25 @@ public final class RedisJobStore implements JobStore {
                 .filter(job -> !job.state().isFinal())
                 .sorted(Comparator.comparing(JobStatus::created).thenComparing(JobStatus::id))
                 .toList();
+    }
+
+    /** One round trip: the state field of every job in the index; ids whose job expired are not counted. */
+    @Override
+    public Map<JobState, Long> countByState() {
+        Collection<String> ids = redisson.<String>getScoredSortedSet(jobsKey, StringCodec.INSTANCE).readAll();
+        RBatch batch = redisson.createBatch(BatchOptions.defaults());
+        List<RFuture<String>> states = ids.stream()
+                .map(id -> batch.<String, String>getMap(keys(id).job(), StringCodec.INSTANCE).getAsync("state"))
+                .toList();
+        batch.execute();
+        Map<JobState, Long> counts = new EnumMap<>(JobState.class);
+        for (RFuture<String> state : states) {
+            String name = state.toCompletableFuture().join();
+            if (name != null) {
+                counts.merge(JobState.valueOf(name), 1L, Long::sum);
+            }
+        }
+        return counts;
     }
 
     @Override

@@ -325,6 +325,19 @@ public abstract class JobStoreContract {
         assertThat(store.unfinished()).contains(job(running.id()));
     }
 
+    @Test
+    void countByStateCountsEveryKnownJobInItsState() {
+        assertThat(store.countByState().values()).allMatch(count -> count == 0);
+        created();
+        store.planned(created().id(), 4, false);
+        store.planned(created().id(), 4, false);
+        store.finish(created().id(), JobState.SUCCEEDED, null);
+        store.finish(created().id(), JobState.CANCELLED, "cancelled");
+
+        assertThat(store.countByState()).containsOnly(Map.entry(JobState.PLANNING, 1L),
+                Map.entry(JobState.RUNNING, 2L), Map.entry(JobState.SUCCEEDED, 1L), Map.entry(JobState.CANCELLED, 1L));
+    }
+
     /** A clock that moves one millisecond forward each time it is read, so successive events never tie. */
     protected static final class TickingClock extends Clock {
         private final AtomicLong millis = new AtomicLong(T0.plus(Duration.ofDays(1)).toEpochMilli());

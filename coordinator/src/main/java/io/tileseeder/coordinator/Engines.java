@@ -55,8 +55,7 @@ public class Engines {
     /** Starts a distributed worker; needs the distributed mode's settings. */
     public synchronized DistributedWorker startWorker(EngineSettings settings) {
         requireNothingRunning();
-        worker = DistributedWorker.start(settings, cluster());
-        WorkerMetrics.bind(metrics, worker.times());
+        worker = DistributedWorker.start(settings, cluster(), metrics);
         return worker;
     }
 
@@ -67,13 +66,11 @@ public class Engines {
     }
 
     private Engine open(EngineSettings settings) {
-        return distributed() ? DistributedCoordinator.start(settings, cluster()) : embedded(settings);
+        return distributed() ? DistributedCoordinator.start(settings, cluster(), metrics) : embedded(settings);
     }
 
     private EmbeddedEngine embedded(EngineSettings settings) {
-        EmbeddedEngine embedded = EmbeddedEngine.start(settings);
-        WorkerMetrics.bind(metrics, embedded.times());
-        return embedded;
+        return EmbeddedEngine.start(settings, metrics);
     }
 
     /** Whether {@code seeder.mode} is {@code distributed}; any value but the two modes is refused. */
@@ -112,7 +109,7 @@ public class Engines {
                 config.workers().maxDeliveries(), config.workers().lockWait(),
                 new JobLimits(config.limits().maxTilesPerJob(), config.limits().maxLabels()),
                 config.limits().maxRunningJobs(), config.limits().maxWaiters(), config.limits().retainJobs(),
-                config.store().outageWait(), config.wms().maxRequestsPerUpstream());
+                config.store().outageWait(), config.wms().maxRequestsPerUpstream(), config.workers().drainTimeout());
     }
 
     @PreDestroy

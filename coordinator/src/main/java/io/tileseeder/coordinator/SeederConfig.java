@@ -146,6 +146,13 @@ public interface SeederConfig {
          */
         @WithDefault("1024")
         int queueCapacity();
+
+        /**
+         * On shutdown, how long a worker finishes the metatiles it holds (rendering and storing them, and
+         * reporting their results) after it stopped taking tasks; then the rest are interrupted and given back.
+         */
+        @WithDefault("60s")
+        Duration drainTimeout();
     }
 
     interface Limits {

@@ -6,8 +6,7 @@ import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
-import io.tileseeder.worker.task.StageTimes;
-import io.tileseeder.worker.task.StageTimes.Stage;
+import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -121,8 +120,7 @@ final class BenchCommand implements Callable<Integer> {
             JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofHours(1)).orElseThrow().get();
             double seconds = (System.nanoTime() - start) / 1e9;
-            StageTimes times = engine.times();
-            return new Result(done.state(), done.counts().tiles(), seconds, times.seconds(), heap.peakMb());
+            return new Result(done.state(), done.counts().tiles(), seconds, engine.metrics().seconds(), heap.peakMb());
         } finally {
             deleteTree(folder);
         }

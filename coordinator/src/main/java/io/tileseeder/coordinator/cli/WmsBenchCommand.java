@@ -15,7 +15,7 @@ import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.layer.LayerConfig;
 import io.tileseeder.worker.layer.WmsSourceConfig;
-import io.tileseeder.worker.task.StageTimes.Stage;
+import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import io.tileseeder.worker.wms.GetMap;
 import java.io.IOException;
 import java.io.InputStream;
@@ -157,7 +157,7 @@ final class WmsBenchCommand implements Callable<Integer> {
             if (done.state() != JobState.SUCCEEDED) {
                 throw new IllegalStateException("the benchmark job " + done.state() + ": " + done.reason());
             }
-            Map<Stage, Double> stages = engine.times().seconds();
+            Map<Stage, Double> stages = engine.metrics().seconds();
             double busy = stages.values().stream().mapToDouble(Double::doubleValue).sum();
             out.printf(Locale.ROOT, "%-4d %-22s %9.2f %9.0f %8.0f%% %7.0f%% %7.0f%% %7.0f%%%n", run, what, seconds,
                     tiles / seconds, 100 * directSeconds / seconds, 100 * stages.get(Stage.RENDER) / busy,

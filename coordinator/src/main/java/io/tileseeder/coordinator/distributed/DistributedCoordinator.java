@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.distributed;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.coordinator.Engine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.coordinator.job.JobService;
@@ -32,7 +33,8 @@ public final class DistributedCoordinator implements Engine {
     private final TileStore store;
     private final JobService jobs;
 
-    private DistributedCoordinator(EngineSettings settings, ClusterSettings cluster, Services services) {
+    private DistributedCoordinator(EngineSettings settings, ClusterSettings cluster, Services services,
+                                   MeterRegistry registry) {
         this.services = services;
         this.catalog = services.layers();
         this.store = services.store();
@@ -40,7 +42,7 @@ public final class DistributedCoordinator implements Engine {
                 URI.create(KafkaJobEventSink.DEFAULT_SOURCE)));
         this.jobs = services.add(new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
                 services.records(), services.tasks(0), store, events, services.locks(), Clock.systemUTC(),
-                settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY));
+                settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY, registry));
         // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
             KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
@@ -51,9 +53,11 @@ public final class DistributedCoordinator implements Engine {
         results.start();
     }
 
-    /** Connects to Kafka, Redis and the store, and starts consuming results. */
-    public static DistributedCoordinator start(EngineSettings settings, ClusterSettings cluster) {
-        return Services.open(settings, cluster, services -> new DistributedCoordinator(settings, cluster, services));
+    /** Connects to Kafka, Redis and the store, and starts consuming results; its meters go to {@code registry}. */
+    public static DistributedCoordinator start(EngineSettings settings, ClusterSettings cluster,
+                                               MeterRegistry registry) {
+        return Services.open(settings, cluster,
+                services -> new DistributedCoordinator(settings, cluster, services, registry));
     }
 
     @Override

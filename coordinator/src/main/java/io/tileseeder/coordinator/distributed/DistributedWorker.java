@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.distributed;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.coordinator.job.RedisJobStore;
 import io.tileseeder.job.JobState;
@@ -10,7 +11,7 @@ import io.tileseeder.worker.queue.KafkaTaskQueue;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.wms.WmsClient;
 import io.tileseeder.worker.task.MetatileProcessor;
-import io.tileseeder.worker.task.StageTimes;
+import io.tileseeder.worker.task.WorkerMetrics;
 import io.tileseeder.worker.task.TaskWorkers;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,28 +29,26 @@ public final class DistributedWorker implements AutoCloseable {
     private final Services services;
     private final LayerCatalogConfig catalog;
     private final TileStore store;
-    private final StageTimes times = new StageTimes();
     private final TaskWorkers workers;
 
-    private DistributedWorker(EngineSettings settings, ClusterSettings cluster, Services services) {
+    private DistributedWorker(EngineSettings settings, ClusterSettings cluster, Services services,
+                              MeterRegistry registry) {
         this.services = services;
         this.catalog = services.layers();
         this.store = services.store();
         KafkaResultSink results = services.add(new KafkaResultSink(services.producerTo(cluster.resultsTopic())));
         KafkaTaskQueue tasks = services.tasks(cluster.consumers());
-        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, new WmsClient(settings.wmsRequestsPerUpstream())), store, services.locks(),
-                settings.lockWait(), times);
+        WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, wms), store, services.locks(),
+                settings.lockWait(), new WorkerMetrics(registry).watch(store).watch(catalog, wms));
         this.workers = services.add(new TaskWorkers(tasks, processor, results, new CancelledJobs(services.records()),
-                settings.workerThreads(), settings.ioThreads(), settings.maxDeliveries(), settings.outageWait()));
+                settings.workerThreads(), settings.ioThreads(), settings.maxDeliveries(), settings.outageWait(),
+                settings.drainTimeout()));
     }
 
-    /** Connects to Kafka, Redis and the store, and starts taking tasks. */
-    public static DistributedWorker start(EngineSettings settings, ClusterSettings cluster) {
-        return Services.open(settings, cluster, services -> new DistributedWorker(settings, cluster, services));
-    }
-
-    public StageTimes times() {
-        return times;
+    /** Connects to Kafka, Redis and the store, and starts taking tasks; its meters go to {@code registry}. */
+    public static DistributedWorker start(EngineSettings settings, ClusterSettings cluster, MeterRegistry registry) {
+        return Services.open(settings, cluster, services -> new DistributedWorker(settings, cluster, services, registry));
     }
 
     public TileStore store() {
@@ -60,7 +59,10 @@ public final class DistributedWorker implements AutoCloseable {
         return catalog;
     }
 
-    /** Stops taking tasks, finishes those being stored, gives back the rest; then disconnects. */
+    /**
+     * Stops taking tasks, finishes those at work for at most the drain timeout, gives back the rest; then
+     * disconnects.
+     */
     @Override
     public void close() {
         services.close();

@@ -1,5 +1,7 @@
 package io.tileseeder.coordinator.embedded;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.coordinator.Engine;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobSpecValidator;
@@ -12,7 +14,7 @@ import java.time.Duration;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.wms.WmsClient;
 import io.tileseeder.worker.task.MetatileProcessor;
-import io.tileseeder.worker.task.StageTimes;
+import io.tileseeder.worker.task.WorkerMetrics;
 import io.tileseeder.worker.task.TaskWorkers;
 import java.time.Clock;
 
@@ -29,11 +31,11 @@ public final class EmbeddedEngine implements Engine {
     private final EngineSettings settings;
     private final LayerCatalogConfig catalog;
     private final TileStore store;
-    private final StageTimes times = new StageTimes();
+    private final WorkerMetrics metrics;
     private final JobService jobs;
     private final TaskWorkers workers;
 
-    private EmbeddedEngine(EngineSettings settings) {
+    private EmbeddedEngine(EngineSettings settings, MeterRegistry registry) {
         this.settings = settings;
         this.catalog = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
         this.store = settings.openStore();
@@ -43,16 +45,23 @@ public final class EmbeddedEngine implements Engine {
         this.jobs = new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
                 new InMemoryJobStore(Clock.systemUTC(), settings.retainJobs()), queue, store, event -> { },
                 new LocalMetatileLock(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(),
-                settings.queueCapacity(), RECOVER_EVERY);
-        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, new WmsClient(settings.wmsRequestsPerUpstream())), store,
-                new LocalMetatileLock(), settings.lockWait(), times);
+                settings.queueCapacity(), RECOVER_EVERY, registry);
+        WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
+        this.metrics = new WorkerMetrics(registry).watch(store).watch(catalog, wms);
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, wms), store,
+                new LocalMetatileLock(), settings.lockWait(), metrics);
         this.workers = new TaskWorkers(queue, processor, jobs, jobs::isCancelled, settings.workerThreads(),
-                settings.ioThreads(), settings.maxDeliveries(), settings.outageWait());
+                settings.ioThreads(), settings.maxDeliveries(), settings.outageWait(), settings.drainTimeout());
     }
 
-    /** Reads the layers and starts the worker threads. */
+    /** Reads the layers and starts the worker threads, with meters of its own (nobody scrapes them). */
     public static EmbeddedEngine start(EngineSettings settings) {
-        return new EmbeddedEngine(settings);
+        return start(settings, new SimpleMeterRegistry());
+    }
+
+    /** Reads the layers and starts the worker threads, with the coordinator's and workers' meters in {@code registry}. */
+    public static EmbeddedEngine start(EngineSettings settings, MeterRegistry registry) {
+        return new EmbeddedEngine(settings, registry);
     }
 
     public EngineSettings settings() {
@@ -74,8 +83,8 @@ public final class EmbeddedEngine implements Engine {
         return jobs;
     }
 
-    public StageTimes times() {
-        return times;
+    public WorkerMetrics metrics() {
+        return metrics;
     }
 
     @Override

@@ -29,12 +29,14 @@ import java.util.Optional;
  * @param outageWait      how long a task waits for an unavailable store before it counts as a failed try
  * @param wmsRequestsPerUpstream requests in flight to one upstream WMS from this process (pod), all layers and
  *                        threads together
+ * @param drainTimeout    on shutdown, how long the workers may finish the metatiles they hold before the rest are
+ *                        interrupted and given back
  */
 public record EngineSettings(String store, Optional<S3Connection> s3, Optional<Path> layersFile,
                              int workerThreads, int ioThreads,
                              int queueCapacity, int maxDeliveries, Duration lockWait, JobLimits limits,
                              int maxRunningJobs, int maxWaiters, int retainJobs, Duration outageWait,
-                             int wmsRequestsPerUpstream) {
+                             int wmsRequestsPerUpstream, Duration drainTimeout) {
 
     public EngineSettings {
         if (store == null || store.isBlank()) {
@@ -48,6 +50,9 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
         positive("maxWaiters", maxWaiters);
         positive("retainJobs", retainJobs);
         positive("wmsRequestsPerUpstream", wmsRequestsPerUpstream);
+        if (drainTimeout == null || drainTimeout.isNegative()) {
+            throw new IllegalArgumentException("drainTimeout must be zero or more, got " + drainTimeout);
+        }
     }
 
     /** An S3 endpoint and its credentials. */
@@ -63,31 +68,31 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
         int cores = Runtime.getRuntime().availableProcessors();
         return new EngineSettings(store, Optional.empty(), Optional.empty(), 2 * cores, Math.max(8, 4 * cores), 1024, 5,
                 Duration.ofSeconds(1), new JobLimits(100_000_000L, 32), 4, 256, 1000, Duration.ofMinutes(10),
-                LayerResources.DEFAULT_WMS_REQUESTS_PER_UPSTREAM);
+                LayerResources.DEFAULT_WMS_REQUESTS_PER_UPSTREAM, Duration.ofSeconds(60));
     }
 
     public EngineSettings withStore(String where) {
         return new EngineSettings(where, s3, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
                 limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
-                wmsRequestsPerUpstream);
+                wmsRequestsPerUpstream, drainTimeout);
     }
 
     public EngineSettings withS3(Optional<S3Connection> connection) {
         return new EngineSettings(store, connection, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries,
                 lockWait, limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
-                wmsRequestsPerUpstream);
+                wmsRequestsPerUpstream, drainTimeout);
     }
 
     public EngineSettings withWorkerThreads(int threads) {
         return new EngineSettings(store, s3, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
                 limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
-                wmsRequestsPerUpstream);
+                wmsRequestsPerUpstream, drainTimeout);
     }
 
     public EngineSettings withLayersFile(Optional<Path> file) {
         return new EngineSettings(store, s3, file, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
                 limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
-                wmsRequestsPerUpstream);
+                wmsRequestsPerUpstream, drainTimeout);
     }
 
     /** Opens the store: a folder, or an S3 bucket for a store given as {@code s3://bucket/prefix}. */

@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.job;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobSpecValidator;
@@ -84,6 +85,7 @@ public final class JobService implements ResultSink, AutoCloseable {
     /** Each waiting client's own future, per job; a client that times out removes its own. */
     private final ConcurrentMap<String, Set<CompletableFuture<JobStatus>>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger waiters = new AtomicInteger();
+    private final JobMetrics metrics;
 
     /**
      * @param events       where finished jobs are announced
@@ -91,10 +93,11 @@ public final class JobService implements ResultSink, AutoCloseable {
      * @param maxAhead     the most tasks of a job queued ahead of its results: the backlog a queue that is not
      *                     bounded itself (Kafka) may hold for one job
      * @param recoverEvery how often to look for jobs to resume or finish (and once at start)
+     * @param registry     where the job meters go ({@code seeder_jobs} and the others of {@link JobMetrics})
      */
     public JobService(LayerCatalog layers, JobSpecValidator validator, JobStore store, TaskQueue queue,
                       TileStore tiles, JobEventSink events, MetatileLock planLocks, Clock clock, int maxRunningJobs,
-                      int maxWaiters, int maxAhead, Duration recoverEvery) {
+                      int maxWaiters, int maxAhead, Duration recoverEvery, MeterRegistry registry) {
         this.layers = layers;
         this.validator = validator;
         this.store = store;
@@ -106,6 +109,7 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.maxRunningJobs = maxRunningJobs;
         this.maxWaiters = maxWaiters;
         this.maxAhead = maxAhead;
+        this.metrics = new JobMetrics(registry, store);
         AtomicInteger n = new AtomicInteger();
         this.planners = new ThreadPoolExecutor(maxRunningJobs, maxRunningJobs, 1, TimeUnit.MINUTES,
                 new ArrayBlockingQueue<>(maxRunningJobs), r -> {
@@ -161,6 +165,7 @@ public final class JobService implements ResultSink, AutoCloseable {
         }
         JobStatus job = store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, spec.tileCount(),
                 clock.instant(), idempotencyKey));
+        metrics.track(job);
         planning.add(job.id());
         try {
             planners.execute(() -> plan(job.id()));
@@ -230,6 +235,7 @@ public final class JobService implements ResultSink, AutoCloseable {
     @Override
     public void publish(TaskResult result) {
         if (store.record(result)) {
+            metrics.received(List.of(result));
             finishIfDone(result.jobId());
         }
     }
@@ -239,7 +245,9 @@ public final class JobService implements ResultSink, AutoCloseable {
      * are recorded, so a caller may then commit their offsets.
      */
     public void publishAll(List<TaskResult> results) {
-        store.recordAll(results).forEach(this::finishIfDone);
+        Set<String> changed = store.recordAll(results);
+        metrics.received(results);
+        changed.forEach(this::finishIfDone);
     }
 
     /**
@@ -325,7 +333,10 @@ public final class JobService implements ResultSink, AutoCloseable {
      * (their finishing replica may have died between the two steps).
      */
     private void recover() {
-        for (JobStatus job : store.unfinished()) {
+        List<JobStatus> unfinished = store.unfinished();
+        metrics.retain(unfinished);
+        for (JobStatus job : unfinished) {
+            metrics.track(job);
             if (job.planningDone()) {
                 finishIfDone(job.id());
             } else if (planning.add(job.id())) {
@@ -396,6 +407,7 @@ public final class JobService implements ResultSink, AutoCloseable {
     }
 
     private void finished(JobStatus job) {
+        metrics.ended(job);
         LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
         release(job);
     }

@@ -30,7 +30,8 @@ class EmbeddedEngineTest {
     private static EngineSettings settings(Path root, int workerThreads, int ioThreads, int queueCapacity,
                                            int maxRunningJobs) {
         return new EngineSettings(root.toString(), Optional.empty(), Optional.empty(), workerThreads, ioThreads, queueCapacity, 2,
-                Duration.ofMillis(200), new JobLimits(100_000_000L, 32), maxRunningJobs, 16, 100, Duration.ofSeconds(5), 4);
+                Duration.ofMillis(200), new JobLimits(100_000_000L, 32), maxRunningJobs, 16, 100, Duration.ofSeconds(5), 4,
+                Duration.ofSeconds(5));
     }
 
     private static JobStatus awaitFinal(EmbeddedEngine engine, String id) throws Exception {

@@ -48,6 +48,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -99,6 +100,7 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     private final Semaphore inFlight;
     private final OkHttpClient httpClient;
     private final MinioAsyncClient client;
+    private final LongAdder retries = new LongAdder();
 
     /**
      * A store with the default Cache-Control and timeouts; checks that the bucket exists and creates it if not.
@@ -241,6 +243,11 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         run("store", List.of(object), o -> put(o, content, contentType));
     }
 
+    /** Requests sent again after a failure worth retrying, since start. */
+    public long retries() {
+        return retries.sum();
+    }
+
     /** {@code s3://bucket/prefix}. */
     @Override
     public String describe() {
@@ -370,6 +377,7 @@ public final class S3TileStore implements TileStore, AutoCloseable {
             }
             sleep(retry.backoff(attempt));
             pending = new ArrayList<>(failures.keySet());
+            retries.add(pending.size());
         }
     }
 

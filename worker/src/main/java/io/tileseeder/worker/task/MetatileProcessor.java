@@ -16,7 +16,7 @@ import io.tileseeder.worker.layer.LayerConfig;
 import io.tileseeder.worker.render.MetatileImage;
 import io.tileseeder.worker.render.TileContent;
 import io.tileseeder.worker.render.TileView;
-import io.tileseeder.worker.task.StageTimes.Stage;
+import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,16 +44,21 @@ public final class MetatileProcessor {
     private final TileStore store;
     private final MetatileLock locks;
     private final Duration lockWait;
-    private final StageTimes times;
+    private final WorkerMetrics metrics;
     private final Map<CanonicalKey, byte[]> canonical = new ConcurrentHashMap<>();
 
     public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
-                             StageTimes times) {
+                             WorkerMetrics metrics) {
         this.layers = layers;
         this.store = store;
         this.locks = locks;
         this.lockWait = lockWait;
-        this.times = times;
+        this.metrics = metrics;
+    }
+
+    /** The meters this pipeline records into. */
+    public WorkerMetrics metrics() {
+        return metrics;
     }
 
     /**
@@ -93,8 +98,9 @@ public final class MetatileProcessor {
         LayerConfig layer = layers.layer(task.layer());
         long start = System.nanoTime();
         Optional<MetatileLock.Lease> lease = locks.tryLock(task.metatileKey(), lockWait);
-        times.add(Stage.LOCK, System.nanoTime() - start);
+        metrics.stage(Stage.LOCK, System.nanoTime() - start);
         if (lease.isEmpty()) {
+            metrics.lockContended();
             return Optional.empty();
         }
         try {
@@ -127,10 +133,14 @@ public final class MetatileProcessor {
             if (!prepared.tiles.isEmpty()) {
                 store.write(prepared.tiles);
             }
-            times.add(Stage.STORE, System.nanoTime() - start);
+            metrics.stage(Stage.STORE, System.nanoTime() - start);
             return counts;
         } catch (StoreUnavailableException e) {
             release = false;
+            storeFailed();
+            throw e;
+        } catch (IOException e) {
+            storeFailed();
             throw e;
         } finally {
             if (release) {
@@ -166,14 +176,14 @@ public final class MetatileProcessor {
             }
         }
         long checked = System.nanoTime();
-        times.add(Stage.CHECK, checked - start);
+        metrics.stage(Stage.CHECK, checked - start);
         if (todo.isEmpty()) {
             return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, skipped, 0, 0, 0), false);
         }
 
         Optional<MetatileImage> image = layers.source(layer).render(task.metatile(), layer.gutter());
         long rendered = System.nanoTime();
-        times.add(Stage.RENDER, rendered - checked);
+        metrics.stage(Stage.RENDER, rendered - checked);
 
         TileEncoder encoder = layers.encoder(layer, task.format());
         List<EncodedTile> out = new ArrayList<>(todo.size());
@@ -198,7 +208,7 @@ public final class MetatileProcessor {
             out.add(new EncodedTile(key(task, tile), data));
             bytes += data.length;
         }
-        times.add(Stage.ENCODE, System.nanoTime() - rendered);
+        metrics.stage(Stage.ENCODE, System.nanoTime() - rendered);
         // A reseed removes tiles that have become empty since they were written, so none is left stale.
         return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, 0, 0, bytes), false);
     }
@@ -212,7 +222,19 @@ public final class MetatileProcessor {
         for (TileCoord tile : task.tiles()) {
             keys.add(key(task, tile));
         }
-        return store.lastModified(keys);
+        try {
+            return store.lastModified(keys);
+        } catch (IOException e) {
+            storeFailed();
+            throw e;
+        }
+    }
+
+    /** Counts a failed store operation, unless it failed because this thread was interrupted (shutting down). */
+    private void storeFailed() {
+        if (!Thread.currentThread().isInterrupted()) {
+            metrics.storeError();
+        }
     }
 
     /**

@@ -35,13 +35,16 @@ import java.util.logging.Logger;
  * <p>An unreachable store ({@link StoreUnavailableException}) is not the task's fault: the thread keeps the task
  * (renewing it) and tries again with backoff, for at most {@code outageWait}, instead of spending the task's
  * deliveries. While the store is down every slot fills with waiting tasks, so the worker stops fetching.
+ *
+ * <p>{@link #close} drains: no task is taken any more, and the metatiles being rendered or stored are finished
+ * and reported for at most {@code drainTimeout}; what is still at work then is interrupted and given back.
  */
 public final class TaskWorkers implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TaskWorkers.class.getName());
     private static final Duration POLL = Duration.ofMillis(200);
-    /** How long {@link #close} waits, in all, for the stages to finish what they hold. */
-    private static final Duration SHUTDOWN = Duration.ofSeconds(30);
+    /** How long {@link #close} waits, after the drain, for interrupted threads to give back their tasks. */
+    private static final Duration GIVE_BACK = Duration.ofSeconds(10);
     /** Pauses between tries while the store is unavailable: doubling up to the longest, well inside a lease. */
     private static final Duration FIRST_OUTAGE_PAUSE = Duration.ofMillis(500);
     private static final Duration LONGEST_OUTAGE_PAUSE = Duration.ofSeconds(8);
@@ -52,6 +55,8 @@ public final class TaskWorkers implements AutoCloseable {
     private final Predicate<String> jobCancelled;
     private final int maxDeliveries;
     private final Duration outageWait;
+    private final Duration drainTimeout;
+    private final WorkerMetrics metrics;
     private final List<Thread> threads = new ArrayList<>();
     private final ThreadPoolExecutor storeStage;
     private final Semaphore storeSlots;
@@ -63,10 +68,11 @@ public final class TaskWorkers implements AutoCloseable {
      * @param maxDeliveries how often a failing task is tried before it is recorded FAILED
      * @param jobCancelled  tells whether a job was cancelled, so its remaining tasks are dropped
      * @param outageWait    how long a task waits for an unavailable store before it counts as failed
+     * @param drainTimeout  how long {@link #close} lets the metatiles at work finish before it interrupts them
      */
     public TaskWorkers(TaskQueue queue, MetatileProcessor processor, ResultSink results,
                        Predicate<String> jobCancelled, int threads, int storeThreads, int maxDeliveries,
-                       Duration outageWait) {
+                       Duration outageWait, Duration drainTimeout) {
         if (threads < 1 || storeThreads < 1 || maxDeliveries < 1) {
             throw new IllegalArgumentException("need at least one thread of each stage and one delivery");
         }
@@ -85,6 +91,8 @@ public final class TaskWorkers implements AutoCloseable {
         this.jobCancelled = jobCancelled;
         this.maxDeliveries = maxDeliveries;
         this.outageWait = outageWait;
+        this.drainTimeout = drainTimeout;
+        this.metrics = processor.metrics();
         for (int i = 0; i < threads; i++) {
             Thread thread = new Thread(this::run, "seeder-worker-" + i);
             thread.setDaemon(true);
@@ -103,7 +111,7 @@ public final class TaskWorkers implements AutoCloseable {
                 storeSlots.acquire();
                 Optional<TaskDelivery> delivery;
                 try {
-                    delivery = queue.poll(POLL);
+                    delivery = running ? queue.poll(POLL) : Optional.empty();
                 } finally {
                     storeSlots.release();
                 }
@@ -120,12 +128,21 @@ public final class TaskWorkers implements AutoCloseable {
         }
     }
 
-    private void handle(TaskDelivery delivery) throws InterruptedException {
-        MetatileTask task = delivery.task();
-        if (jobCancelled.test(task.jobId())) {
-            delivery.accept();
+    private void handle(TaskDelivery taken) throws InterruptedException {
+        metrics.delivered(taken.deliveryCount());
+        MetatileTask task = taken.task();
+        if (!running) {
+            // Taken while close() began: give it back untouched.
+            metrics.verdict(WorkerMetrics.TaskOutcome.RELEASED);
+            taken.release();
             return;
         }
+        if (jobCancelled.test(task.jobId())) {
+            metrics.dropped();
+            taken.accept();
+            return;
+        }
+        TaskDelivery delivery = new Counted(taken);
         Optional<MetatileProcessor.Prepared> prepared;
         try {
             prepared = patiently(delivery, () -> processor.prepare(task));
@@ -167,6 +184,7 @@ public final class TaskWorkers implements AutoCloseable {
                 throw e;
             }
             results.publish(TaskResult.succeeded(delivery.task(), counts));
+            metrics.tiles(counts);
             delivery.accept();
         } catch (InterruptedException e) {
             delivery.release();
@@ -214,14 +232,22 @@ public final class TaskWorkers implements AutoCloseable {
         }
     }
 
-    /** Releases the task for another try, or after the last one records it FAILED. */
+    /**
+     * Releases the task for another try, or after the last one records it FAILED. While closing, a failure is
+     * the interruption's doing more likely than the task's: the task is given back.
+     */
     private void failed(TaskDelivery delivery, Exception e) throws InterruptedException {
         MetatileTask task = delivery.task();
         String reason = describe(e);
-        if (delivery.deliveryCount() >= maxDeliveries) {
+        if (!running) {
+            LOG.fine(() -> "task " + task.jobId() + "#" + task.seq() + " given back while closing: " + reason);
+            delivery.release();
+        } else if (delivery.deliveryCount() >= maxDeliveries) {
             LOG.warning(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
                     + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
-            results.publish(TaskResult.failed(task, new TileCounts(0, 0, 0, 0, task.tiles().count(), 0), reason));
+            TileCounts counts = new TileCounts(0, 0, 0, 0, task.tiles().count(), 0);
+            results.publish(TaskResult.failed(task, counts, reason));
+            metrics.tiles(counts);
             delivery.reject();
         } else {
             LOG.info(() -> "task " + task.jobId() + "#" + task.seq() + " failed (delivery "
@@ -235,23 +261,78 @@ public final class TaskWorkers implements AutoCloseable {
         return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }
 
+    /** A delivery whose verdict is counted, and leaves the tasks in flight. */
+    private final class Counted implements TaskDelivery {
+        private final TaskDelivery delivery;
+
+        Counted(TaskDelivery delivery) {
+            this.delivery = delivery;
+        }
+
+        @Override
+        public MetatileTask task() {
+            return delivery.task();
+        }
+
+        @Override
+        public int deliveryCount() {
+            return delivery.deliveryCount();
+        }
+
+        @Override
+        public void accept() {
+            metrics.verdict(WorkerMetrics.TaskOutcome.SUCCEEDED);
+            delivery.accept();
+        }
+
+        @Override
+        public void release() {
+            metrics.verdict(WorkerMetrics.TaskOutcome.RELEASED);
+            delivery.release();
+        }
+
+        @Override
+        public void reject() {
+            metrics.verdict(WorkerMetrics.TaskOutcome.FAILED);
+            delivery.reject();
+        }
+
+        @Override
+        public void renew() {
+            delivery.renew();
+        }
+    }
+
     /**
-     * Stops taking tasks; a thread in the middle of a metatile is interrupted and its task released, and the
-     * metatiles already handed to the store stage are finished.
+     * Drains, then stops: takes no more tasks, lets the metatiles being rendered and stored finish and be
+     * reported for at most the drain timeout, then interrupts what is still at work, whose tasks are given back.
      */
     @Override
     public void close() {
         running = false;
-        threads.forEach(Thread::interrupt);
-        storeStage.shutdown();
-        long deadline = System.nanoTime() + SHUTDOWN.toNanos();
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
         try {
-            for (Thread thread : threads) {
-                thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            joinAll(deadline);
+            // Every render thread has handed over its metatile, or is interrupted now and gives its task back.
+            threads.forEach(Thread::interrupt);
+            joinAll(System.nanoTime() + GIVE_BACK.toNanos());
+            storeStage.shutdown();
+            if (!storeStage.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                storeStage.shutdownNow();
+                storeStage.awaitTermination(GIVE_BACK.toNanos(), TimeUnit.NANOSECONDS);
             }
-            storeStage.awaitTermination(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
+            storeStage.shutdownNow();
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void joinAll(long deadline) throws InterruptedException {
+        for (Thread thread : threads) {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                thread.join(Duration.ofNanos(left));
+            }
         }
     }
 }

@@ -43,10 +43,12 @@ public final class WmsClient {
 
     private final int maxPerUpstream;
     private final OkHttpClient http;
-    private final Map<String, Semaphore> upstreams = new ConcurrentHashMap<>();
+    private final Map<String, Upstream> upstreams = new ConcurrentHashMap<>();
     private final Map<Duration, Map<Duration, OkHttpClient>> clients = new ConcurrentHashMap<>();
-    private final LongAdder requests = new LongAdder();
-    private final LongAdder failures = new LongAdder();
+
+    /** One upstream's cap on requests in flight, and its counts. */
+    private record Upstream(Semaphore slots, LongAdder requests, LongAdder failures) {
+    }
 
     /** @param maxPerUpstream requests in flight to one upstream at once, from this process */
     public WmsClient(int maxPerUpstream) {
@@ -66,14 +68,31 @@ public final class WmsClient {
         return maxPerUpstream;
     }
 
-    /** GetMap requests sent (each try counts), since start. */
+    /** GetMap requests answered (each try counts), since start. */
     public long requests() {
-        return requests.sum();
+        return upstreams.values().stream().mapToLong(upstream -> upstream.requests().sum()).sum();
     }
 
     /** Tries that failed (error status, not an image, I/O error), since start. */
     public long failures() {
-        return failures.sum();
+        return upstreams.values().stream().mapToLong(upstream -> upstream.failures().sum()).sum();
+    }
+
+    /** GetMap requests answered by one upstream ({@code host:port}), since start. */
+    public long requests(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.requests().sum();
+    }
+
+    /** Tries to one upstream ({@code host:port}) that failed, since start. */
+    public long failures(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.failures().sum();
+    }
+
+    private Upstream upstream(WmsSourceConfig source) {
+        return upstreams.computeIfAbsent(source.upstream(),
+                key -> new Upstream(new Semaphore(maxPerUpstream, true), new LongAdder(), new LongAdder()));
     }
 
     /**
@@ -108,7 +127,7 @@ public final class WmsClient {
                 }
                 return image;
             } catch (WmsException e) {
-                failures.increment();
+                upstream(source).failures().increment();
                 if (!e.retryable() || attempt >= retry.maxAttempts()) {
                     throw attempt == 1 ? e
                             : new WmsException(e.getMessage() + " (after " + attempt + " tries)", false, e);
@@ -122,14 +141,15 @@ public final class WmsClient {
 
     private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, long limit, BufferedImage into)
             throws WmsException, InterruptedException {
-        Semaphore slot = upstreams.computeIfAbsent(source.upstream(), key -> new Semaphore(maxPerUpstream, true));
+        Upstream upstream = upstream(source);
+        Semaphore slot = upstream.slots();
         Answer answer;
         slot.acquire();
         try {
             // The call runs on a virtual thread and this one waits for it: a platform thread blocked reading a
             // socket does not notice an interrupt, so a worker shutting down would wait out the layer's timeout.
             Call call = client(source).newCall(new Request.Builder().url(url).get().build());
-            FutureTask<Answer> fetch = new FutureTask<>(() -> fetch(call, limit, what));
+            FutureTask<Answer> fetch = new FutureTask<>(() -> fetch(call, limit, what, upstream.requests()));
             Thread.ofVirtual().name("wms-getmap").start(fetch);
             try {
                 answer = fetch.get();
@@ -158,7 +178,7 @@ public final class WmsClient {
     private record Answer(int status, String contentType, byte[] body) {
     }
 
-    private Answer fetch(Call call, long limit, String what) throws IOException {
+    private Answer fetch(Call call, long limit, String what, LongAdder requests) throws IOException {
         try (Response response = call.execute()) {
             requests.increment();
             return new Answer(response.code(), response.header("Content-Type"), read(response.body(), limit, what));

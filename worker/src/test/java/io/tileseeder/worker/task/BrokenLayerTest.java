@@ -110,7 +110,7 @@ class BrokenLayerTest {
         LayerCatalogConfig catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config,
                 WorkerFixtures.catalogYaml(WorkerFixtures.layerYaml("broken", data, "skip"))));
         return new MetatileProcessor(new LayerResources(catalog), new FileTileStore(tiles), lock, LOCK_WAIT,
-                new StageTimes());
+                WorkerMetrics.unregistered());
     }
 
     /** z0–2 of the layer: three metatiles. */

@@ -43,7 +43,7 @@ class SeedModesTest {
     @BeforeEach
     void setUp() {
         processor = new MetatileProcessor(WorkerFixtures.bundledResources(), new FileTileStore(root), new MapLock(),
-                LOCK_WAIT, new StageTimes());
+                LOCK_WAIT, WorkerMetrics.unregistered());
     }
 
     @Test

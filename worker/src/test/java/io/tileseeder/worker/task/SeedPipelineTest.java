@@ -53,15 +53,15 @@ class SeedPipelineTest {
 
     private FileTileStore store;
     private MapLock lock;
-    private StageTimes times;
+    private WorkerMetrics metrics;
     private MetatileProcessor processor;
 
     @BeforeEach
     void setUp() {
         store = new FileTileStore(root);
         lock = new MapLock();
-        times = new StageTimes();
-        processor = new MetatileProcessor(WorkerFixtures.bundledResources(), store, lock, LOCK_WAIT, times);
+        metrics = WorkerMetrics.unregistered();
+        processor = new MetatileProcessor(WorkerFixtures.bundledResources(), store, lock, LOCK_WAIT, metrics);
     }
 
     @Test
@@ -101,8 +101,8 @@ class SeedPipelineTest {
                 .isPositive();
 
         checkPixels(tms, 0, 3);
-        assertThat(times.nanos(StageTimes.Stage.RENDER)).isPositive();
-        assertThat(times.nanos(StageTimes.Stage.STORE)).isPositive();
+        assertThat(metrics.nanos(WorkerMetrics.Stage.RENDER)).isPositive();
+        assertThat(metrics.nanos(WorkerMetrics.Stage.STORE)).isPositive();
         assertThat(lock.acquired()).isEqualTo(7).isEqualTo(lock.released());
     }
 
@@ -127,7 +127,7 @@ class SeedPipelineTest {
         var catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
                 WorkerFixtures.layerYaml("boxes", "box.geojson", "store"),
                 WorkerFixtures.layerYaml("sparse", "box.geojson", "skip"))));
-        MetatileProcessor boxes = new MetatileProcessor(new LayerResources(catalog), store, lock, LOCK_WAIT, times);
+        MetatileProcessor boxes = new MetatileProcessor(new LayerResources(catalog), store, lock, LOCK_WAIT, metrics);
 
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         Run stored = WorkerFixtures.runAll(boxes, WorkerFixtures.tasks("j-store",
@@ -180,7 +180,7 @@ class SeedPipelineTest {
         Files.writeString(config.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(10, 10, 20, 20));
         var catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
                 WorkerFixtures.layerYaml("box", "box.geojson", "skip"))));
-        MetatileProcessor boxes = new MetatileProcessor(new LayerResources(catalog), store, lock, LOCK_WAIT, times);
+        MetatileProcessor boxes = new MetatileProcessor(new LayerResources(catalog), store, lock, LOCK_WAIT, metrics);
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         // z7 tiles 68..70 (lon 11.25..19.69) by 57..59 (lat 11.18..19.31) lie wholly inside the box, far from its
         // edges.
@@ -210,7 +210,7 @@ class SeedPipelineTest {
         MetatileTask task = tasks.getFirst();
         var held = lock.tryLock(task.metatileKey(), Duration.ZERO).orElseThrow();
         MetatileProcessor impatient = new MetatileProcessor(WorkerFixtures.bundledResources(), store, lock,
-                Duration.ofMillis(50), times);
+                Duration.ofMillis(50), metrics);
         try {
             assertThat(impatient.process(task)).as("result while someone else holds the lock").isEmpty();
             assertThat(WorkerFixtures.regularFiles(root)).isEmpty();

@@ -3,6 +3,7 @@ package io.tileseeder.worker.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.message.MetatileTask;
@@ -20,6 +21,7 @@ import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +57,7 @@ class TaskWorkersTest {
 
     private static final int MAX_DELIVERIES = 3;
     private static final long WAIT_SECONDS = 15;
+    private static final Duration DRAIN = Duration.ofSeconds(5);
 
     @TempDir
     Path dir;
@@ -224,8 +227,8 @@ class TaskWorkersTest {
         OutageStore store = new OutageStore(new FileTileStore(tiles), MAX_DELIVERIES);
         CountDownLatch accepted = log.latchFor("accept 0");
         started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
-                WorkerFixtures.LOCK_WAIT, new StageTimes()), sink, id -> false, 1, 1, MAX_DELIVERIES,
-                Duration.ofSeconds(20)));
+                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, id -> false, 1, 1, MAX_DELIVERIES,
+                Duration.ofSeconds(20), DRAIN));
 
         queue.publish(task);
 
@@ -249,7 +252,7 @@ class TaskWorkersTest {
         OutageStore store = new OutageStore(new FileTileStore(tiles), Integer.MAX_VALUE);
         CountDownLatch verdict = log.latchFor("reject 0");
         started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
-                WorkerFixtures.LOCK_WAIT, new StageTimes()), sink, id -> false, 1, 1, 2, Duration.ZERO));
+                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, id -> false, 1, 1, 2, Duration.ZERO, DRAIN));
 
         queue.publish(task);
 
@@ -261,13 +264,65 @@ class TaskWorkersTest {
     }
 
     @Test
+    void closeLetsTheMetatileInProgressFinishAndReportsItButTakesNoNewTask() throws Exception {
+        List<MetatileTask> tasks = tasks("box", 0, 1);
+        assertThat(tasks).hasSize(2);
+        GateStore store = new GateStore(new FileTileStore(tiles));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+                WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, id -> false, 1, 1, MAX_DELIVERIES,
+                Duration.ofSeconds(1), Duration.ofSeconds(WAIT_SECONDS));
+        started.add(workers);
+        queue.publish(tasks.get(0));
+        queue.publish(tasks.get(1));
+        assertThat(store.entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("checking; log %s", log).isTrue();
+
+        Thread closing = Thread.ofPlatform().name("closing").start(workers::close);
+        awaitState(closing, Thread.State.TIMED_WAITING); // draining: waiting for the render thread
+        store.open.countDown();
+        closing.join(Duration.ofSeconds(WAIT_SECONDS));
+
+        assertThat(closing.isAlive()).as("closed in time").isFalse();
+        assertThat(log.entries()).containsExactly("deliver 0 #1", "publish 0 SUCCEEDED", "accept 0");
+        assertThat(WorkerFixtures.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(lock.acquired()).isEqualTo(1).isEqualTo(lock.released());
+        assertThat(registry.get("seeder.tasks").tag("outcome", "succeeded").counter().count()).isEqualTo(1);
+        assertThat(registry.get("seeder.tasks.in.flight").gauge().value()).isZero();
+        assertThat(registry.get("seeder.tiles").tag("outcome", "written").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void closeInterruptsAMetatileThatOutlastsTheDrainTimeoutAndGivesItsTaskBack() throws Exception {
+        MetatileTask task = tasks("box", 0, 0).getFirst();
+        GateStore store = new GateStore(new FileTileStore(tiles));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+                WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, id -> false, 1, 1, 1,
+                Duration.ofSeconds(1), Duration.ofMillis(100));
+        started.add(workers);
+        queue.publish(task);
+        assertThat(store.entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("checking; log %s", log).isTrue();
+
+        workers.close(); // the gate never opens
+
+        // With one delivery allowed, a failure counted against the task would have recorded it FAILED.
+        assertThat(log.entries()).containsExactly("deliver 0 #1", "release 0");
+        assertThat(sink.results()).isEmpty();
+        assertThat(lock.acquired()).isEqualTo(1).isEqualTo(lock.released());
+        assertThat(registry.get("seeder.tasks").tag("outcome", "released").counter().count()).isEqualTo(1);
+        assertThat(registry.get("seeder.tasks.in.flight").gauge().value()).isZero();
+        assertThat(registry.get("seeder.store.errors").counter().count()).as("an interrupt is no store error")
+                .isZero();
+    }
+
+    @Test
     void needsAThreadOfEachStageAndADelivery() {
         MetatileProcessor processor = processor(WorkerFixtures.LOCK_WAIT);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 0, 1, 1, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 0, 1, 1, Duration.ofSeconds(1), DRAIN))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 0, 1, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 0, 1, Duration.ofSeconds(1), DRAIN))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 1, 0, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 1, 0, Duration.ofSeconds(1), DRAIN))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -284,7 +339,7 @@ class TaskWorkersTest {
 
     private MetatileProcessor processor(Duration lockWait) {
         return new MetatileProcessor(new LayerResources(catalog), new FileTileStore(tiles), lock, lockWait,
-                new StageTimes());
+                WorkerMetrics.unregistered());
     }
 
     private void start(int threads, int storeThreads, int maxDeliveries, Predicate<String> cancelled) {
@@ -294,7 +349,14 @@ class TaskWorkersTest {
     private void start(int threads, int storeThreads, int maxDeliveries, Predicate<String> cancelled,
                        Duration lockWait) {
         started.add(new TaskWorkers(queue, processor(lockWait), sink, cancelled, threads, storeThreads,
-                maxDeliveries, Duration.ofSeconds(1)));
+                maxDeliveries, Duration.ofSeconds(1), DRAIN));
+    }
+
+    /** Waits until {@code thread} is in {@code state} (it gets there in a moment, or the test times out). */
+    private static void awaitState(Thread thread, Thread.State state) {
+        while (thread.getState() != state) {
+            Thread.onSpinWait();
+        }
     }
 
     // ---- in-test adapters -----------------------------------------------------------------------------------
@@ -435,14 +497,12 @@ class TaskWorkersTest {
         }
     }
 
-    /** A store whose first {@code failures} writes find it unavailable. */
-    static final class OutageStore implements TileStore {
+    /** A store that passes every call on to another; subclasses change one call. */
+    static class ForwardingStore implements TileStore {
         private final TileStore delegate;
-        private final AtomicInteger failures;
 
-        OutageStore(TileStore delegate, int failures) {
+        ForwardingStore(TileStore delegate) {
             this.delegate = delegate;
-            this.failures = new AtomicInteger(failures);
         }
 
         @Override
@@ -457,9 +517,6 @@ class TaskWorkersTest {
 
         @Override
         public void write(Collection<EncodedTile> tiles) throws IOException {
-            if (failures.getAndDecrement() > 0) {
-                throw new StoreUnavailableException("the store is down", null);
-            }
             delegate.write(tiles);
         }
 
@@ -476,7 +533,50 @@ class TaskWorkersTest {
 
         @Override
         public String describe() {
-            return "outage store";
+            return "forwarding to " + delegate.describe();
+        }
+    }
+
+    /** A store whose first {@code failures} writes find it unavailable. */
+    static final class OutageStore extends ForwardingStore {
+        private final AtomicInteger failures;
+
+        OutageStore(TileStore delegate, int failures) {
+            super(delegate);
+            this.failures = new AtomicInteger(failures);
+        }
+
+        @Override
+        public void write(Collection<EncodedTile> tiles) throws IOException {
+            if (failures.getAndDecrement() > 0) {
+                throw new StoreUnavailableException("the store is down", null);
+            }
+            super.write(tiles);
+        }
+    }
+
+    /**
+     * A store whose look-ups of existing tiles (the check stage, on a render thread) wait until {@link #open} is
+     * counted down; {@link #entered} opens when the first one starts waiting.
+     */
+    static final class GateStore extends ForwardingStore {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch open = new CountDownLatch(1);
+
+        GateStore(TileStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public Optional<Instant> lastModified(TileKey key) throws IOException {
+            entered.countDown();
+            try {
+                open.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while looking up " + key);
+            }
+            return super.lastModified(key);
         }
     }
 

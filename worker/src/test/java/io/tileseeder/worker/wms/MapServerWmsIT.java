@@ -20,7 +20,7 @@ import io.tileseeder.worker.layer.WmsSourceConfig;
 import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.task.MetatileProcessor;
-import io.tileseeder.worker.task.StageTimes;
+import io.tileseeder.worker.task.WorkerMetrics;
 import io.tileseeder.worker.task.WorkerFixtures;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -105,7 +105,7 @@ class MapServerWmsIT {
         WmsSourceConfig source = (WmsSourceConfig) layer.source();
         FileTileStore store = new FileTileStore(dir.resolve("tiles"));
         MetatileProcessor processor = new MetatileProcessor(resources, store, new WorkerFixtures.MapLock(),
-                WorkerFixtures.LOCK_WAIT, new StageTimes());
+                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered());
         WmsClient direct = new WmsClient(2);
         int compared = 0;
         int edgePixels = 0;
@@ -157,7 +157,7 @@ class MapServerWmsIT {
         for (String wmsLayer : List.of("broken", "nosuchlayer")) {
             LayerResources resources = new LayerResources(catalog(WmsSourceConfig.V130, wmsLayer), new WmsClient(2));
             MetatileProcessor processor = new MetatileProcessor(resources, new FileTileStore(dir.resolve("x")),
-                    new WorkerFixtures.MapLock(), WorkerFixtures.LOCK_WAIT, new StageTimes());
+                    new WorkerFixtures.MapLock(), WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered());
             Metatile metatile = new Metatile(TileMatrixSet.WEB_MERCATOR_QUAD, 2, 0, 0, MetatileSize.DEFAULT);
             MetatileTask task = MetatileTask.of("it", 0, "upstream", TileFormat.PNG, Mode.SEED, metatile,
                     metatile.tiles(), null);

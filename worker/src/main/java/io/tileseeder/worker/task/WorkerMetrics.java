@@ -1,0 +1,177 @@
+package io.tileseeder.worker.task;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.message.TileCounts;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.worker.layer.LayerCatalogConfig;
+import io.tileseeder.worker.layer.WmsSourceConfig;
+import io.tileseeder.worker.store.S3TileStore;
+import io.tileseeder.worker.wms.WmsClient;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker pipeline's meters, all made up front so that recording costs an add and no tag lookup. Names as
+ * Prometheus scrapes them: {@code seeder_tiles_total{outcome}}, {@code seeder_worker_stage_seconds{stage}} (a
+ * histogram per metatile), {@code seeder_metatiles_rendered_total}, {@code seeder_tasks_in_flight},
+ * {@code seeder_tasks_total{outcome}}, {@code seeder_task_deliveries_total},
+ * {@code seeder_task_redeliveries_total}, {@code seeder_lock_contended_total}, {@code seeder_store_retries_total},
+ * {@code seeder_store_errors_total}, {@code seeder_upstream_requests_total{upstream}} and
+ * {@code seeder_upstream_errors_total{upstream}}. Labels are bounded: outcomes, stages, and the upstreams the
+ * layer configuration names.
+ *
+ * <p>Meters of one name registered twice in a registry are the same meter, so two pipelines on one registry
+ * add up; give each its own registry to tell them apart ({@link #unregistered()}).
+ */
+public final class WorkerMetrics {
+
+    /** The pipeline's stages, as timed per metatile. */
+    public enum Stage { LOCK, CHECK, RENDER, ENCODE, STORE }
+
+    /** Task verdicts as counted: accepted after its result, released for another try, or recorded FAILED. */
+    public enum TaskOutcome { SUCCEEDED, RELEASED, FAILED }
+
+    /** Bucket bounds of the stage histograms, from a lock that is free to a slow upstream WMS. */
+    private static final Duration[] STAGE_BUCKETS = {
+            Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+            Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+            Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(10), Duration.ofSeconds(60)};
+
+    private final MeterRegistry registry;
+    private final Map<Stage, Timer> stages = new EnumMap<>(Stage.class);
+    private final Map<TaskOutcome, Counter> tasks = new EnumMap<>(TaskOutcome.class);
+    private final Counter tilesWritten;
+    private final Counter tilesEmpty;
+    private final Counter tilesSkipped;
+    private final Counter tilesFailed;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Counter deliveries;
+    private final Counter redeliveries;
+    private final Counter lockContended;
+    private final Counter storeErrors;
+
+    public WorkerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        for (Stage stage : Stage.values()) {
+            stages.put(stage, Timer.builder("seeder.worker.stage").tag("stage", lower(stage))
+                    .description("Time a metatile spent in each stage of the pipeline")
+                    .serviceLevelObjectives(STAGE_BUCKETS).register(registry));
+        }
+        FunctionCounter.builder("seeder.metatiles.rendered", stages.get(Stage.RENDER), Timer::count)
+                .description("Metatiles rendered").register(registry);
+        tilesWritten = tiles("written");
+        tilesEmpty = tiles("empty");
+        tilesSkipped = tiles("skipped");
+        tilesFailed = tiles("failed");
+        Gauge.builder("seeder.tasks.in.flight", inFlight, AtomicInteger::get).strongReference(true)
+                .description("Tasks taken from the queue without a verdict yet").register(registry);
+        for (TaskOutcome outcome : TaskOutcome.values()) {
+            tasks.put(outcome, Counter.builder("seeder.tasks").tag("outcome", lower(outcome))
+                    .description("Task verdicts: succeeded (accepted), released (to be tried again), failed "
+                            + "(recorded FAILED)").register(registry));
+        }
+        deliveries = Counter.builder("seeder.task.deliveries").description("Tasks taken from the queue")
+                .register(registry);
+        redeliveries = Counter.builder("seeder.task.redeliveries")
+                .description("Tasks taken from the queue that had been delivered before").register(registry);
+        lockContended = Counter.builder("seeder.lock.contended")
+                .description("Tasks released because someone else held their metatile's lock").register(registry);
+        storeErrors = Counter.builder("seeder.store.errors")
+                .description("Store operations that failed after their retries").register(registry);
+    }
+
+    /** Meters on a registry of their own, for a pipeline nobody scrapes (tests, benchmarks). */
+    public static WorkerMetrics unregistered() {
+        return new WorkerMetrics(new SimpleMeterRegistry());
+    }
+
+    private Counter tiles(String outcome) {
+        return Counter.builder("seeder.tiles").tag("outcome", outcome)
+                .description("Tiles by outcome: written, empty (by the layer's policy), skipped (already there), "
+                        + "failed (of tasks recorded FAILED)").register(registry);
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Counts the store's retried requests ({@code seeder_store_retries_total}; none for a folder). */
+    public WorkerMetrics watch(TileStore store) {
+        FunctionCounter.builder("seeder.store.retries", store, s -> s instanceof S3TileStore s3 ? s3.retries() : 0)
+                .description("Store requests sent again after a failure worth retrying").register(registry);
+        return this;
+    }
+
+    /** Counts the GetMaps to each upstream WMS the layers name, and the failed ones. */
+    public WorkerMetrics watch(LayerCatalogConfig layers, WmsClient wms) {
+        layers.layers().stream().map(layer -> layer.source()).filter(WmsSourceConfig.class::isInstance)
+                .map(source -> ((WmsSourceConfig) source).upstream()).distinct().forEach(upstream -> {
+                    FunctionCounter.builder("seeder.upstream.requests", wms, client -> client.requests(upstream))
+                            .tag("upstream", upstream).description("GetMap requests answered by an upstream WMS")
+                            .register(registry);
+                    FunctionCounter.builder("seeder.upstream.errors", wms, client -> client.failures(upstream))
+                            .tag("upstream", upstream)
+                            .description("GetMap tries that failed (error status, no image, I/O error, timeout)")
+                            .register(registry);
+                });
+        return this;
+    }
+
+    void stage(Stage stage, long nanos) {
+        stages.get(stage).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void delivered(int deliveryCount) {
+        deliveries.increment();
+        if (deliveryCount > 1) {
+            redeliveries.increment();
+        }
+        inFlight.incrementAndGet();
+    }
+
+    void verdict(TaskOutcome outcome) {
+        inFlight.decrementAndGet();
+        tasks.get(outcome).increment();
+    }
+
+    /** A task left without a verdict counted (its job was cancelled). */
+    void dropped() {
+        inFlight.decrementAndGet();
+    }
+
+    void tiles(TileCounts counts) {
+        tilesWritten.increment(counts.written());
+        tilesEmpty.increment(counts.empty());
+        tilesSkipped.increment(counts.skipped());
+        tilesFailed.increment(counts.failed());
+    }
+
+    void lockContended() {
+        lockContended.increment();
+    }
+
+    void storeError() {
+        storeErrors.increment();
+    }
+
+    /** Time spent in the stage, summed over threads. */
+    public long nanos(Stage stage) {
+        return (long) stages.get(stage).totalTime(TimeUnit.NANOSECONDS);
+    }
+
+    /** Seconds per stage, in stage order. */
+    public Map<Stage, Double> seconds() {
+        Map<Stage, Double> seconds = new EnumMap<>(Stage.class);
+        stages.forEach((stage, timer) -> seconds.put(stage, timer.totalTime(TimeUnit.SECONDS)));
+        return seconds;
+    }
+}

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,79 @@ class DistributedSeedingIT {
                 assertThat(event.time()).isAfterOrEqualTo(lastTile);
                 assertThat(event.counts().written()).isEqualTo(expected(6).size());
             });
+        }
+    }
+
+    /**
+     * Both processes' {@code /q/metrics} after a seed: one worker, so every metatile and tile of the job is its,
+     * and the job's own series are there while it runs and gone once it is done.
+     */
+    @Test
+    void bothProcessesExposeTheSeedersSeriesWithTheJobsFigures(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            SeederProcess worker = cluster.startWorker("worker-a");
+
+            String job = cluster.submit(0, 4);
+            assertThat(Scrape.of(coordinator.metricsText()).find("seeder_job_tiles_planned", "job_id", job))
+                    .as("the job's series while it runs").singleElement()
+                    .satisfies(sample -> assertThat(sample.labels()).containsEntry("layer", "world"));
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            long metatiles = done.get("progress").get("tasksPlanned").asLong();
+            long tiles = done.get("progress").get("tilesPlanned").asLong();
+            assertThat(metatiles).isEqualTo(1 + 1 + 1 + 4 + 16);
+            assertThat(tiles).isEqualTo(1 + 4 + 16 + 64 + 256);
+
+            // The worker counts a task's tiles and verdict just after its result is out: wait for the last one.
+            // A task delivered twice (harmless, and it happens) finds its tiles stored: skipped, not rendered.
+            Scrape w = awaitScrape(worker, s -> s.sum("seeder_tasks_total", "outcome", "succeeded") >= metatiles
+                    && s.sum("seeder_tasks_in_flight") == 0);
+            assertThat(w.sum("seeder_tiles_total", "outcome", "written") + w.sum("seeder_tiles_total", "outcome", "empty"))
+                    .isEqualTo(tiles);
+            assertThat(w.find("seeder_tiles_total", "outcome", "skipped")).hasSize(1);
+            assertThat(w.sum("seeder_tiles_total", "outcome", "written"))
+                    .isEqualTo(done.get("progress").get("tilesWritten").asDouble());
+            assertThat(w.find("seeder_tiles_total", "outcome", "failed")).singleElement()
+                    .satisfies(sample -> assertThat(sample.value()).isZero());
+            assertThat(w.sum("seeder_worker_stage_seconds_count", "stage", "render")).isEqualTo(metatiles);
+            assertThat(w.sum("seeder_worker_stage_seconds_bucket", "stage", "render", "le", "+Inf")).isEqualTo(metatiles);
+            assertThat(w.find("seeder_worker_stage_seconds_bucket", "stage", "store")).hasSizeGreaterThan(5);
+            for (String stage : List.of("lock", "check", "render", "encode", "store")) {
+                assertThat(w.sum("seeder_worker_stage_seconds_sum", "stage", stage)).as(stage).isPositive();
+            }
+            assertThat(w.sum("seeder_metatiles_rendered_total")).isEqualTo(metatiles);
+            assertThat(w.sum("seeder_task_deliveries_total")).isGreaterThanOrEqualTo(metatiles);
+            assertThat(w.sum("seeder_tasks_total", "outcome", "failed")).isZero();
+            for (String series : List.of("seeder_task_redeliveries_total", "seeder_lock_contended_total",
+                    "seeder_store_retries_total", "seeder_store_errors_total")) {
+                assertThat(w.find(series)).as(series).hasSize(1);
+            }
+            assertThat(w.sum("seeder_store_errors_total")).isZero();
+
+            // The job gauges read the store at most once a second.
+            Scrape c = awaitScrape(coordinator, s -> s.sum("seeder_jobs", "state", "succeeded") == 1);
+            assertThat(c.sum("seeder_jobs_finished_total", "state", "succeeded")).isGreaterThanOrEqualTo(1);
+            assertThat(c.sum("seeder_jobs", "state", "succeeded")).isEqualTo(1);
+            assertThat(c.sum("seeder_jobs", "state", "running") + c.sum("seeder_jobs", "state", "planning")).isZero();
+            assertThat(c.find("seeder_jobs")).hasSize(5);
+            assertThat(c.sum("seeder_task_results_total", "outcome", "succeeded")).isGreaterThanOrEqualTo(metatiles);
+            assertThat(c.sum("seeder_task_results_total", "outcome", "failed")).isZero();
+            assertThat(c.find("seeder_tasks_backlog")).singleElement()
+                    .satisfies(sample -> assertThat(sample.value()).isZero());
+            assertThat(c.text()).as("no series of the finished job").doesNotContain(job);
+        }
+    }
+
+    /** Scrapes until {@code condition} holds (a few seconds at most). */
+    private static Scrape awaitScrape(SeederProcess process, Predicate<Scrape> condition) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            Scrape scrape = Scrape.of(process.metricsText());
+            if (condition.test(scrape) || System.nanoTime() > deadline) {
+                return scrape;
+            }
+            Thread.sleep(100);
         }
     }
 

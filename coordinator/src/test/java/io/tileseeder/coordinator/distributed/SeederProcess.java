@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A coordinator or worker started from the built application jar, its output in a log file. */
@@ -71,12 +70,17 @@ final class SeederProcess implements AutoCloseable {
 
     /** The sum of a counter's samples on {@code /q/metrics}. */
     double metric(String counter) throws IOException, InterruptedException {
+        return Scrape.of(metricsText()).sum(counter);
+    }
+
+    /** What the process's {@code /q/metrics} answers: the one place that knows where its metrics are served. */
+    String metricsText() throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
-        return List.of(response.body().split("\n")).stream()
-                .filter(line -> line.startsWith(counter + " ") || line.startsWith(counter + "{"))
-                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-                .sum();
+        if (response.statusCode() != 200) {
+            throw new AssertionError(name + " answered " + response.statusCode() + " on /q/metrics: " + response.body());
+        }
+        return response.body();
     }
 
     @Override

@@ -54,6 +54,11 @@ public interface JobStore {
     /** The jobs not final yet (planning or running), for a coordinator that starts to resume. */
     List<JobStatus> unfinished();
 
+    /** How many jobs are not final yet, as {@code unfinished().size()}; stores may count them without reading them. */
+    default long countUnfinished() {
+        return unfinished().size();
+    }
+
     /** Final jobs whose event has not been acknowledged by {@link #eventSent} yet, oldest first (the outbox). */
     List<String> pendingEvents();
 

@@ -28,7 +28,7 @@ export const PROFILES = {
   load: {
     seedJob: { zoom: { min: 0, max: 8 } },
     rates: { status: ramp(200, '10s', '60s'), submit: ramp(20, '10s', '60s'), wait: constant(1, '70s') },
-    vus: { status: 100, submit: 50, wait: 60 },
+    vus: { status: 200, submit: 100, wait: 150 },
     p95: { status: 50, submit: 200, wait: 30000 },
     errors: 0,
     dropped: 0,

@@ -17,6 +17,9 @@ function params(kind, name, extra = {}) {
 /** POST /api/v1/jobs; the response's job (or null) is in `job`. */
 export function submit(job, kind = 'submit') {
   const res = http.post(`${BASE_URL}/api/v1/jobs`, JSON.stringify(job), params(kind, 'POST /api/v1/jobs'));
+  if (res.status !== 202) {
+    console.warn(`POST /api/v1/jobs answered ${res.status || res.error}: ${res.body}`);
+  }
   return { res, job: res.status === 202 ? res.json() : null };
 }
 

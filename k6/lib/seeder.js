@@ -33,8 +33,15 @@ export function wait(id, seconds, kind = 'wait') {
     params(kind, 'GET /api/v1/jobs/{id}/wait', { timeout: `${seconds + 10}s` }));
 }
 
+/** GET /api/v1/jobs, newest first. */
+export function list(limit) {
+  return http.get(`${BASE_URL}/api/v1/jobs?limit=${limit}`, params('teardown', 'GET /api/v1/jobs'));
+}
+
 export function cancel(id) {
-  return http.del(`${BASE_URL}/api/v1/jobs/${id}`, null, params('cancel', 'DELETE /api/v1/jobs/{id}'));
+  // 409: the job finished meanwhile.
+  return http.del(`${BASE_URL}/api/v1/jobs/${id}`, null, params('teardown', 'DELETE /api/v1/jobs/{id}',
+    { responseCallback: http.expectedStatuses(200, 409) }));
 }
 
 /**

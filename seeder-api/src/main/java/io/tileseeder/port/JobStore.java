@@ -58,6 +58,11 @@ public interface JobStore {
     /** How many of the jobs the store knows are in each state (a state with none may be left out). */
     Map<JobState, Long> countByState();
 
+    /** How many jobs are not final yet, as {@code unfinished().size()}; stores may count them without reading them. */
+    default long countUnfinished() {
+        return unfinished().size();
+    }
+
     /** Final jobs whose event has not been acknowledged by {@link #eventSent} yet, oldest first (the outbox). */
     List<String> pendingEvents();
 

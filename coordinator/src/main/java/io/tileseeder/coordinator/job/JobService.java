@@ -158,7 +158,7 @@ public final class JobService implements ResultSink, AutoCloseable {
             }
         }
         JobSpec spec = validator.validate(request);
-        long running = store.unfinished().size();
+        long running = store.countUnfinished();
         if (running >= maxRunningJobs) {
             throw new TooManyJobsException(running + " jobs are running, the limit is " + maxRunningJobs
                     + "; wait for one to finish or cancel one");

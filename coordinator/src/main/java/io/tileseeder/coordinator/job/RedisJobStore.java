@@ -384,6 +384,12 @@ public final class RedisJobStore implements JobStore {
         return counts;
     }
 
+    /** One SCARD: a job leaves the set in the same atomic step that makes it final. */
+    @Override
+    public long countUnfinished() {
+        return redisson.getSet(unfinishedKey, StringCodec.INSTANCE).size();
+    }
+
     @Override
     public List<String> pendingEvents() {
         return List.copyOf(redisson.<String>getScoredSortedSet(outboxKey, StringCodec.INSTANCE).readAll());

@@ -323,6 +323,7 @@ public abstract class JobStoreContract {
         assertThat(store.unfinished()).extracting(JobStatus::id)
                 .containsExactlyInAnyOrder(planning.id(), running.id());
         assertThat(store.unfinished()).contains(job(running.id()));
+        assertThat(store.countUnfinished()).isEqualTo(2);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.tileseeder.coordinator;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.LaunchMode;
 import io.tileseeder.coordinator.distributed.ClusterSettings;
 import io.tileseeder.coordinator.distributed.DistributedCoordinator;
 import io.tileseeder.coordinator.distributed.DistributedWorker;
@@ -14,8 +15,10 @@ import java.util.Optional;
 
 /**
  * Holds what this process runs: an {@link Engine} behind the API (embedded or a distributed coordinator, by
- * {@code seeder.mode}), or a distributed worker. The engine starts on first use from {@link SeederConfig},
- * unless the command line started it first with its own options ({@code seeder serve --out …}).
+ * {@code seeder.mode}), or a distributed worker, as the command line starts it ({@code seeder serve --out …}).
+ * The HTTP server answers before the command has started its engine: until then the API answers 503 and
+ * readiness is DOWN. In Quarkus's dev and test modes, which run no command, the engine starts on first use from
+ * {@link SeederConfig}.
  */
 @Singleton
 public class Engines {
@@ -32,9 +35,17 @@ public class Engines {
 
     public synchronized Engine engine() {
         if (engine == null) {
+            if (!LaunchMode.current().isDevOrTest()) {
+                throw new EngineNotStartedException();
+            }
             engine = open(settings());
         }
         return engine;
+    }
+
+    /** Whether an engine or a worker runs: what readiness reports. */
+    public synchronized boolean running() {
+        return engine != null || worker != null;
     }
 
     /** Starts the engine of the configured mode with these settings; fails if it is running already. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.tileseeder.coordinator.EngineNotStartedException;
 import io.tileseeder.coordinator.job.TooManyJobsException;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
@@ -22,6 +23,11 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response invalidJob(InvalidJobException e) {
         return Problem.response(Response.Status.BAD_REQUEST, e.getMessage(), e.errors());
+    }
+
+    @ServerExceptionMapper
+    public Response starting(EngineNotStartedException e) {
+        return Problem.response(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
     }
 
     @ServerExceptionMapper

@@ -3,6 +3,8 @@ package io.tileseeder.coordinator.cli;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import io.tileseeder.coordinator.Engines;
+import io.tileseeder.coordinator.access.Access;
+import java.util.Map;
 import picocli.CommandLine;
 
 /** The {@code seeder} command line: the application's entry point. */
@@ -10,26 +12,30 @@ import picocli.CommandLine;
 public class SeederMain implements QuarkusApplication {
 
     private final Engines engines;
+    private final Access access;
 
-    public SeederMain(Engines engines) {
+    public SeederMain(Engines engines, Access access) {
         this.engines = engines;
+        this.access = access;
     }
 
     @Override
     public int run(String... args) {
-        return commandLine(engines).execute(args);
+        return commandLine(engines, access, System.getenv()).execute(args);
     }
 
-    static CommandLine commandLine(Engines engines) {
+    /** The command line; {@code env} is where {@code submit} and {@code wait} find {@code SEEDER_TOKEN}. */
+    static CommandLine commandLine(Engines engines, Access access, Map<String, String> env) {
+        String token = env.get(ApiClient.TOKEN_VARIABLE);
         CommandLine cli = new CommandLine(new SeederCommand());
         cli.addSubcommand(new SeedCommand(engines));
-        cli.addSubcommand(new ServeCommand(engines));
+        cli.addSubcommand(new ServeCommand(engines, access));
         cli.addSubcommand(new WorkerCommand(engines));
         cli.addSubcommand(new BenchCommand(engines));
         cli.addSubcommand(new CoordinatorBenchCommand(engines));
         cli.addSubcommand(new WmsBenchCommand(engines));
-        cli.addSubcommand(new SubmitCommand());
-        cli.addSubcommand(new WaitCommand());
+        cli.addSubcommand(new SubmitCommand(token));
+        cli.addSubcommand(new WaitCommand(token));
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine line = e.getCommandLine();
             line.getErr().println("error: " + e.getMessage());

@@ -18,13 +18,17 @@ final class SeederProcess implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final String name;
+    /** The API's port ({@code serve}). */
     final int port;
+    /** The management interface's port: health and metrics ({@code serve} and {@code worker}). */
+    final int managementPort;
     final Path log;
     private final Process process;
 
-    SeederProcess(String name, int port, Path log, Process process) {
+    SeederProcess(String name, int port, int managementPort, Path log, Process process) {
         this.name = name;
         this.port = port;
+        this.managementPort = managementPort;
         this.log = log;
         this.process = process;
     }
@@ -75,12 +79,17 @@ final class SeederProcess implements AutoCloseable {
 
     /** What the process's {@code /q/metrics} answers: the one place that knows where its metrics are served. */
     String metricsText() throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = management("/q/metrics");
         if (response.statusCode() != 200) {
             throw new AssertionError(name + " answered " + response.statusCode() + " on /q/metrics: " + response.body());
         }
         return response.body();
+    }
+
+    /** A GET of {@code path} on the management interface, without a token. */
+    HttpResponse<String> management(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Override

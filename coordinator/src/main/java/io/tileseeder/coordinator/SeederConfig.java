@@ -36,6 +36,17 @@ public interface SeederConfig {
 
     Limits limits();
 
+    Auth auth();
+
+    /** Who may call the API. */
+    interface Auth {
+        /**
+         * The API's bearer tokens, one {@code NAME ROLE TOKEN} a line (see {@code access.TokensFile}). When set, every
+         * API call needs a token; unset, the embedded API is open and the distributed coordinator refuses to start.
+         */
+        Optional<String> tokensFile();
+    }
+
     interface Store {
         /** Where tiles go: a folder, or {@code s3://bucket/prefix} (then see {@code seeder.s3.*}). */
         @WithDefault("tiles")

@@ -2,12 +2,14 @@ package io.tileseeder.coordinator.api;
 
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.SeederConfig;
+import io.tileseeder.coordinator.access.Roles;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobStatus;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -30,8 +32,12 @@ import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
-/** Seed jobs: submit, list, inspect, cancel, and wait for completion (the gate for automation). */
+/**
+ * Seed jobs: submit, list, inspect, cancel, and wait for completion (the gate for automation). Reading needs the
+ * {@code read} role; submitting and cancelling {@code write}.
+ */
 @Path("/api/v1/jobs")
+@RolesAllowed(Roles.READ)
 @Produces(MediaType.APPLICATION_JSON)
 public class JobsResource {
 
@@ -47,6 +53,7 @@ public class JobsResource {
     }
 
     @POST
+    @RolesAllowed(Roles.WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a job", description = "Validates the job and starts it: 202 with the job, or "
             + "400 problem+json naming every invalid field. Retrying with the same Idempotency-Key returns the same "
@@ -90,6 +97,7 @@ public class JobsResource {
     }
 
     @DELETE
+    @RolesAllowed(Roles.WRITE)
     @Path("{id}")
     @Operation(summary = "Cancel a job", description = "Planning stops and workers drop its remaining tasks; "
             + "409 if the job has already finished.")

@@ -1,6 +1,8 @@
 package io.tileseeder.coordinator.api;
 
 import io.tileseeder.coordinator.Engines;
+import io.tileseeder.coordinator.access.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -10,6 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** The layers this deployment can seed. */
 @Path("/api/v1/layers")
+@RolesAllowed(Roles.READ)
 @Produces(MediaType.APPLICATION_JSON)
 public class LayersResource {
 

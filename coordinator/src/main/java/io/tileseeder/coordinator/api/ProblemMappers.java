@@ -4,10 +4,19 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import io.tileseeder.coordinator.access.Roles;
+import io.tileseeder.coordinator.access.TokenIdentityProvider;
 import io.tileseeder.coordinator.job.TooManyJobsException;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -18,6 +27,42 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    private final CurrentIdentityAssociation identity;
+
+    public ProblemMappers(CurrentIdentityAssociation identity) {
+        this.identity = identity;
+    }
+
+    /** An endpoint that needs a role was called without a token. */
+    @ServerExceptionMapper
+    public Response unauthorized(UnauthorizedException e) {
+        return unauthorized("no bearer token");
+    }
+
+    /** The bearer token is not one of the tokens file's. */
+    @ServerExceptionMapper
+    public Response unauthenticated(AuthenticationFailedException e) {
+        return unauthorized("unknown token");
+    }
+
+    /** A token whose role is not enough: only write endpoints refuse a valid token. */
+    @ServerExceptionMapper
+    public Uni<Response> forbidden(ForbiddenException e) {
+        return identity.getDeferredIdentity().map(caller -> Problem.response(Response.Status.FORBIDDEN,
+                "token '" + caller.getPrincipal().getName() + "' has role " + role(caller)
+                        + "; submitting and cancelling need " + Roles.WRITE));
+    }
+
+    private static String role(SecurityIdentity caller) {
+        String role = caller.getAttribute(TokenIdentityProvider.ROLE);
+        return role != null ? role : String.join(",", caller.getRoles());
+    }
+
+    private static Response unauthorized(String detail) {
+        return Response.fromResponse(Problem.response(Response.Status.UNAUTHORIZED, detail))
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build();
+    }
 
     @ServerExceptionMapper
     public Response invalidJob(InvalidJobException e) {

@@ -1,10 +1,12 @@
 package io.tileseeder.coordinator.api;
 
 import io.tileseeder.coordinator.Engines;
+import io.tileseeder.coordinator.access.Roles;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.TileKey;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -15,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** Serves seeded tiles from the store, for the preview map. A CDN or object store serves them in production. */
 @Path("/tiles")
+@RolesAllowed(Roles.READ)
 public class TilesResource {
 
     private final Engines engines;

@@ -3,6 +3,7 @@ package io.tileseeder.coordinator.cli;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import io.tileseeder.coordinator.Engines;
+import io.tileseeder.coordinator.access.Access;
 import picocli.CommandLine;
 
 /** The {@code seeder} command line: the application's entry point. */
@@ -10,20 +11,22 @@ import picocli.CommandLine;
 public class SeederMain implements QuarkusApplication {
 
     private final Engines engines;
+    private final Access access;
 
-    public SeederMain(Engines engines) {
+    public SeederMain(Engines engines, Access access) {
         this.engines = engines;
+        this.access = access;
     }
 
     @Override
     public int run(String... args) {
-        return commandLine(engines).execute(args);
+        return commandLine(engines, access).execute(args);
     }
 
-    static CommandLine commandLine(Engines engines) {
+    static CommandLine commandLine(Engines engines, Access access) {
         CommandLine cli = new CommandLine(new SeederCommand());
         cli.addSubcommand(new SeedCommand(engines));
-        cli.addSubcommand(new ServeCommand(engines));
+        cli.addSubcommand(new ServeCommand(engines, access));
         cli.addSubcommand(new WorkerCommand(engines));
         cli.addSubcommand(new BenchCommand(engines));
         cli.addSubcommand(new CoordinatorBenchCommand(engines));

@@ -2,6 +2,7 @@ package io.tileseeder.coordinator.cli;
 
 import io.quarkus.runtime.Quarkus;
 import io.tileseeder.coordinator.Engines;
+import io.tileseeder.coordinator.access.Access;
 import io.tileseeder.worker.layer.LayerConfigException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
 
     private final Engines engines;
+    private final Access access;
 
     @Spec
     CommandSpec spec;
@@ -31,16 +33,24 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8080", description = "HTTP port on all interfaces (default: ${DEFAULT-VALUE}).")
     int port;
 
-    ServeCommand(Engines engines) {
+    ServeCommand(Engines engines, Access access) {
         this.engines = engines;
+        this.access = access;
     }
 
     @Override
     public Integer call() {
-        if (!HttpServer.listeningOn(port, "serve", spec.commandLine().getErr())) {
-            return ExitCodes.USAGE;
-        }
         try {
+            if (access.enabled()) {
+                access.tokens();
+            } else if (engines.distributed()) {
+                spec.commandLine().getErr().println("error: the distributed coordinator needs API tokens: set "
+                        + "SEEDER_AUTH_TOKENS_FILE (seeder.auth.tokens-file) to a file of lines NAME ROLE TOKEN");
+                return ExitCodes.USAGE;
+            }
+            if (!HttpServer.listeningOn(port, "serve", spec.commandLine().getErr())) {
+                return ExitCodes.USAGE;
+            }
             engines.start(engine.apply(engines.settings()));
         } catch (LayerConfigException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());

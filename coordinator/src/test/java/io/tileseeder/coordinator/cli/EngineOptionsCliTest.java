@@ -21,7 +21,7 @@ class EngineOptionsCliTest {
             .withWorkerThreads(3);
 
     private static EngineSettings applied(String... args) {
-        CommandLine cli = SeederMain.commandLine(null);
+        CommandLine cli = SeederMain.commandLine(null, null);
         CommandLine.ParseResult parsed = cli.parseArgs(args).subcommand();
         Object command = parsed.commandSpec().userObject();
         EngineOptions options = command instanceof SeedCommand seed ? seed.engine : ((ServeCommand) command).engine;

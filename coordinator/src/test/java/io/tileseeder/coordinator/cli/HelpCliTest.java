@@ -61,7 +61,7 @@ class HelpCliTest {
 
         assertThat(result.exitCode()).as(describe(result)).isZero();
         String help = result.getOutput();
-        CommandLine line = SeederMain.commandLine(null).getSubcommands().get(command);
+        CommandLine line = SeederMain.commandLine(null, null).getSubcommands().get(command);
         assertThat(line.getCommandSpec().options()).isNotEmpty();
         for (OptionSpec option : line.getCommandSpec().options()) {
             assertThat(option.description()).as(option.longestName() + " has a description").isNotEmpty();

@@ -44,7 +44,7 @@ class RemoteCommandsOfflineTest {
         String help = run.out().replaceAll("\\s+", " ");
         assertThat(help).as(run.describe()).contains("Usage: seeder " + command).contains("--server=URL")
                 .contains("--timeout=DURATION").contains("Exit status: 0 ");
-        CommandLine line = SeederMain.commandLine(null).getSubcommands().get(command);
+        CommandLine line = SeederMain.commandLine(null, null).getSubcommands().get(command);
         for (OptionSpec option : line.getCommandSpec().options()) {
             assertThat(option.description()).as(option.longestName() + " has a description").isNotEmpty();
             String start = option.description()[0].split("[($]")[0].trim();
@@ -55,7 +55,7 @@ class RemoteCommandsOfflineTest {
 
     @Test
     void submitTakesTheSameJobOptionsAsSeed() {
-        var commands = SeederMain.commandLine(null).getSubcommands();
+        var commands = SeederMain.commandLine(null, null).getSubcommands();
         var seed = commands.get("seed").getCommandSpec().optionsMap().keySet();
         var submit = commands.get("submit").getCommandSpec().optionsMap().keySet();
         assertThat(submit).contains("--layer", "--zoom", "--bbox", "--tile-matrix-set", "--format", "--mode",
@@ -73,7 +73,7 @@ class RemoteCommandsOfflineTest {
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = SeederMain.commandLine(null);
+        CommandLine cli = SeederMain.commandLine(null, null);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute(args);

@@ -9,6 +9,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.tileseeder.coordinator.Engines;
+import io.tileseeder.coordinator.access.Access;
 import jakarta.inject.Inject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -40,6 +41,9 @@ class RemoteCommandsTest {
 
     @Inject
     Engines engines;
+
+    @Inject
+    Access access;
 
     // ---- 0: succeeded --------------------------------------------------------------------------------------
 
@@ -214,7 +218,7 @@ class RemoteCommandsTest {
     private Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = SeederMain.commandLine(engines);
+        CommandLine cli = SeederMain.commandLine(engines, access);
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute(args);

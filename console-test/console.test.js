@@ -2,6 +2,8 @@
 // downloads a browser). dev/console-test starts the servers and sets:
 //   CONSOLE_URL        a `seeder serve` in the embedded mode, without auth, on an empty store
 //   CONSOLE_ARTIFACTS  where the screenshots go
+//   CONSOLE_AUTH_URL   a `seeder serve` with a tokens file holding CONSOLE_READ_TOKEN (role read) and
+//                      CONSOLE_WRITE_TOKEN (role write); its checks are skipped without it
 // Every wait is on a condition with a bound, never a fixed sleep. Prints one line per check and closes with
 // "N passed, N failed"; exits 1 when a check failed.
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
@@ -16,8 +18,11 @@ const UI_TIMEOUT = 15_000;
 
 const url = process.env.CONSOLE_URL;
 const artifacts = process.env.CONSOLE_ARTIFACTS;
-if (!url || !artifacts) {
-  console.error('usage: CONSOLE_URL=http://127.0.0.1:PORT CONSOLE_ARTIFACTS=DIR node console.test.js');
+const authUrl = process.env.CONSOLE_AUTH_URL;
+const readToken = process.env.CONSOLE_READ_TOKEN, writeToken = process.env.CONSOLE_WRITE_TOKEN;
+if (!url || !artifacts || (authUrl && !(readToken && writeToken))) {
+  console.error('usage: CONSOLE_URL=http://127.0.0.1:PORT CONSOLE_ARTIFACTS=DIR [CONSOLE_AUTH_URL=URL'
+    + ' CONSOLE_READ_TOKEN=T CONSOLE_WRITE_TOKEN=T] node console.test.js');
   process.exit(2);
 }
 
@@ -161,6 +166,70 @@ async function openServerChecks(context) {
   await page.close();
 }
 
+/** The console against a server with a tokens file: the token form, a read token, then a write token. */
+async function authServerChecks(context) {
+  const pageErrors = [];
+  const page = await openConsole(context, pageErrors);
+  let shownJob;
+
+  await check('with auth on, the page asks for a token (401) and asks again when the token is refused', async () => {
+    await page.goto(authUrl, { timeout: UI_TIMEOUT });
+    await page.locator('#token-dialog').waitFor({ timeout: UI_TIMEOUT });
+    await page.locator('#token-reason', { hasText: 'needs an access token (401)' }).waitFor({ timeout: UI_TIMEOUT });
+    await screenshot(page, 'console-token.png');
+    await page.fill('#token', 'not-a-token');
+    await page.click('#token-save');
+    await page.locator('#token-reason', { hasText: 'refused this token' }).waitFor({ timeout: UI_TIMEOUT });
+    assert(await page.locator('#token-dialog').isVisible(), 'the token form closed');
+  });
+
+  await check('a read token shows the jobs, and the tiles are fetched with it', async () => {
+    shownJob = await seedWithApi({ layer: 'world', zoom: { min: 0, max: 2 } }, writeToken);
+    const tileShown = page.waitForResponse((response) => isPngTile(response)
+      && response.request().headers().authorization === `Bearer ${readToken}`, { timeout: JOB_TIMEOUT });
+    await page.fill('#token', readToken);
+    await page.click('#token-save');
+    await page.locator('#token-dialog').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    await waitForState(page, shownJob, 'SUCCEEDED');
+    await tileShown;
+    const kept = await page.evaluate(() => sessionStorage.getItem('seeder.token'));
+    assert(kept === readToken, 'the token is not in sessionStorage seeder.token');
+  });
+
+  await check('submitting with the read token shows the 403 message', async () => {
+    const response = await submitJob(page, { zoom: [0, 1] });
+    assert(response.status() === 403, `POST answered ${response.status()}, not 403`);
+    await page.locator('#form-message.error', { hasText: 'may not submit jobs (403)' }).waitFor({ timeout: UI_TIMEOUT });
+    assert(await page.locator('.field.invalid').count() === 0, 'a field is marked');
+  });
+
+  await check('a write token (Token… button) submits a job that succeeds', async () => {
+    await page.click('#token-button');
+    await page.fill('#token', writeToken);
+    await page.click('#token-save');
+    await page.locator('#token-dialog').waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+    const response = await submitJob(page, { zoom: [0, 1] });
+    assert(response.status() === 202, `POST answered ${response.status()}, not 202`);
+    await waitForState(page, (await response.json()).id, 'SUCCEEDED');
+  });
+
+  await check('no JavaScript error on the page with auth', async () => {
+    assert(pageErrors.length === 0, pageErrors.join('; '));
+  });
+  await page.close();
+}
+
+/** Submits a job straight to the API (not through the console) and waits until it has finished; its id. */
+async function seedWithApi(request, token) {
+  const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` };
+  const response = await fetch(`${authUrl}/api/v1/jobs`, { method: 'POST', headers, body: JSON.stringify(request) });
+  assert(response.status === 202, `the API answered ${response.status} to a job with the write token`);
+  const id = (await response.json()).id;
+  const finished = await (await fetch(`${authUrl}/api/v1/jobs/${id}/wait?timeout=60s`, { headers })).json();
+  assert(finished.state === 'SUCCEEDED', `the job seeded through the API is ${finished.state}`);
+  return id;
+}
+
 mkdirSync(artifacts, { recursive: true });
 const profile = mkdtempSync(join(tmpdir(), 'console-test-chromium-'));
 const started = Date.now();
@@ -172,6 +241,7 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 try {
   await openServerChecks(context);
+  if (authUrl) await authServerChecks(context);
 } finally {
   await context.close();
   rmSync(profile, { recursive: true, force: true });

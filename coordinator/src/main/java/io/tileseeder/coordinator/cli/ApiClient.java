@@ -22,6 +22,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
@@ -36,9 +37,12 @@ final class ApiClient implements AutoCloseable {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
     /** Added to a long-poll's own timeout before the client gives up on the answer. */
     static final Duration POLL_MARGIN = Duration.ofSeconds(30);
+    /** The environment variable holding the API token the commands send. */
+    static final String TOKEN_VARIABLE = "SEEDER_TOKEN";
 
     private final String server;
     private final URI jobs;
+    private final Optional<String> token;
     private final HttpClient http;
     private final ObjectMapper json = new ObjectMapper()
             .registerModule(new JavaTimeModule())
@@ -46,19 +50,21 @@ final class ApiClient implements AutoCloseable {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
-    private ApiClient(String server, URI jobs) {
+    private ApiClient(String server, URI jobs, Optional<String> token) {
         this.server = server;
         this.jobs = jobs;
+        this.token = token;
         this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NORMAL).build();
     }
 
     /**
-     * A client of the server at this base URL ({@code http://host:8080}, maybe with a path prefix).
+     * A client of the server at this base URL ({@code http://host:8080}, maybe with a path prefix), sending
+     * {@code token} as {@code Authorization: Bearer} unless it is null or blank.
      *
      * @throws IllegalArgumentException saying why the URL is not one
      */
-    static ApiClient of(String server) {
+    static ApiClient of(String server, String token) {
         String base = server.trim();
         while (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
@@ -76,7 +82,7 @@ final class ApiClient implements AutoCloseable {
         if (uri.getQuery() != null || uri.getFragment() != null) {
             throw new IllegalArgumentException("'" + server + "' has a query or fragment; give the server's base URL");
         }
-        return new ApiClient(base, uri);
+        return new ApiClient(base, uri, Optional.ofNullable(token).map(String::strip).filter(t -> !t.isEmpty()));
     }
 
     /** {@code POST /api/v1/jobs}: the accepted job. */
@@ -93,7 +99,7 @@ final class ApiClient implements AutoCloseable {
         if (idempotencyKey != null && !idempotencyKey.isEmpty()) {
             post.header("Idempotency-Key", idempotencyKey);
         }
-        return job(send(post.build(), REQUEST_TIMEOUT));
+        return job(send(authorized(post).build(), REQUEST_TIMEOUT));
     }
 
     /** {@code GET /api/v1/jobs/{id}/wait}: the job when it is final, or as it is when {@code poll} runs out. */
@@ -102,13 +108,18 @@ final class ApiClient implements AutoCloseable {
         URI uri = URI.create(jobs + "/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
                 + "/wait?timeout=" + millis + "ms");
         Duration limit = Duration.ofMillis(millis).plus(POLL_MARGIN);
-        HttpRequest get = HttpRequest.newBuilder(uri).timeout(limit).header("Accept", "application/json").GET().build();
-        return job(send(get, limit));
+        HttpRequest.Builder get = HttpRequest.newBuilder(uri).timeout(limit).header("Accept", "application/json").GET();
+        return job(send(authorized(get).build(), limit));
     }
 
     /** The server's base URL as given. */
     String server() {
         return server;
+    }
+
+    private HttpRequest.Builder authorized(HttpRequest.Builder request) {
+        token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
+        return request;
     }
 
     private HttpResponse<String> send(HttpRequest request, Duration limit) throws ApiException, InterruptedException {
@@ -129,6 +140,14 @@ final class ApiClient implements AutoCloseable {
     /** The job in a 2xx answer; any other answer is the server's refusal. */
     private JobView job(HttpResponse<String> response) throws ApiException {
         int status = response.statusCode();
+        if (status == 401) {
+            throw new ApiException(refusal(response) + (token.isEmpty()
+                    ? ": set " + TOKEN_VARIABLE + " to an API token of " + server
+                    : ": " + TOKEN_VARIABLE + " is not an API token of " + server), status);
+        }
+        if (status == 403) {
+            throw new ApiException(refusal(response) + ": set " + TOKEN_VARIABLE + " to a token with role write", status);
+        }
         if (status / 100 != 2) {
             throw new ApiException(refusal(response), status);
         }

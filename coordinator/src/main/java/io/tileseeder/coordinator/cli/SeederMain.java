@@ -4,6 +4,7 @@ import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.access.Access;
+import java.util.Map;
 import picocli.CommandLine;
 
 /** The {@code seeder} command line: the application's entry point. */
@@ -20,10 +21,12 @@ public class SeederMain implements QuarkusApplication {
 
     @Override
     public int run(String... args) {
-        return commandLine(engines, access).execute(args);
+        return commandLine(engines, access, System.getenv()).execute(args);
     }
 
-    static CommandLine commandLine(Engines engines, Access access) {
+    /** The command line; {@code env} is where {@code submit} and {@code wait} find {@code SEEDER_TOKEN}. */
+    static CommandLine commandLine(Engines engines, Access access, Map<String, String> env) {
+        String token = env.get(ApiClient.TOKEN_VARIABLE);
         CommandLine cli = new CommandLine(new SeederCommand());
         cli.addSubcommand(new SeedCommand(engines));
         cli.addSubcommand(new ServeCommand(engines, access));
@@ -31,8 +34,8 @@ public class SeederMain implements QuarkusApplication {
         cli.addSubcommand(new BenchCommand(engines));
         cli.addSubcommand(new CoordinatorBenchCommand(engines));
         cli.addSubcommand(new WmsBenchCommand(engines));
-        cli.addSubcommand(new SubmitCommand());
-        cli.addSubcommand(new WaitCommand());
+        cli.addSubcommand(new SubmitCommand(token));
+        cli.addSubcommand(new WaitCommand(token));
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine line = e.getCommandLine();
             line.getErr().println("error: " + e.getMessage());

@@ -4,6 +4,7 @@ import io.quarkus.runtime.Quarkus;
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.access.Access;
 import io.tileseeder.worker.layer.LayerConfigException;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -18,7 +19,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "serve", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Runs the REST API until stopped (Ctrl-C): on the embedded engine, or with "
                 + "SEEDER_MODE=distributed as the coordinator of 'seeder worker' processes (Kafka, Redis, S3).",
-                "API: /api/v1/jobs, /api/v1/layers; preview map: /; OpenAPI: /q/openapi; Swagger UI: /q/swagger-ui."})
+                "API: /api/v1/jobs, /api/v1/layers; preview map: /; OpenAPI: /q/openapi; Swagger UI: /q/swagger-ui "
+                        + "(on --port). Health: /q/health; metrics: /q/metrics (on --management-port).",
+                "With SEEDER_AUTH_TOKENS_FILE set (required in the distributed mode) every API call needs a bearer "
+                        + "token of that file."})
 final class ServeCommand implements Callable<Integer> {
 
     private final Engines engines;
@@ -30,8 +34,13 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
-    @Option(names = "--port", defaultValue = "8080", description = "HTTP port on all interfaces (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "8080",
+            description = "HTTP port of the API on all interfaces (default: ${DEFAULT-VALUE}).")
     int port;
+
+    @Option(names = "--management-port", defaultValue = "9080",
+            description = "HTTP port of health and metrics on all interfaces (default: ${DEFAULT-VALUE}).")
+    int managementPort;
 
     ServeCommand(Engines engines, Access access) {
         this.engines = engines;
@@ -48,7 +57,7 @@ final class ServeCommand implements Callable<Integer> {
                         + "SEEDER_AUTH_TOKENS_FILE (seeder.auth.tokens-file) to a file of lines NAME ROLE TOKEN");
                 return ExitCodes.USAGE;
             }
-            if (!HttpServer.listeningOn(port, "serve", spec.commandLine().getErr())) {
+            if (!HttpServer.listeningOn("serve", OptionalInt.of(port), managementPort, spec.commandLine().getErr())) {
                 return ExitCodes.USAGE;
             }
             engines.start(engine.apply(engines.settings()));
@@ -57,7 +66,8 @@ final class ServeCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         spec.commandLine().getOut().printf("Tile Seeder %s listening on http://localhost:%d/ (API /api/v1, Swagger UI "
-                + "/q/swagger-ui)%n", engines.distributed() ? "coordinator" : "(embedded)", port);
+                + "/q/swagger-ui; health and metrics on port %d)%n", engines.distributed() ? "coordinator" : "(embedded)",
+                port, managementPort);
         spec.commandLine().getOut().flush();
         Quarkus.waitForExit();
         return 0;

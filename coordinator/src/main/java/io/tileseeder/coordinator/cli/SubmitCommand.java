@@ -19,9 +19,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "submit", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Submits a job to a Tile Seeder server and prints its id on stdout (one line); with --wait, "
                 + "waits for it to finish, showing its progress on stderr now and then.",
+                "Sends SEEDER_TOKEN, if set, as its bearer token (a token with role write).",
                 "Exit status: 0 submitted (or, with --wait, succeeded), 1 bad usage, refused request or server not "
                         + "reachable, 2 failed, 3 cancelled, 4 timed out (the job keeps running)."})
 final class SubmitCommand implements Callable<Integer> {
+
+    private final String token;
 
     @Spec
     CommandSpec spec;
@@ -49,6 +52,11 @@ final class SubmitCommand implements Callable<Integer> {
                     + "cancelled (default: wait as long as it takes).")
     String timeout;
 
+    /** {@code token}: the API token to send ({@code SEEDER_TOKEN}), or null. */
+    SubmitCommand(String token) {
+        this.token = token;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         if (timeout != null && !await) {
@@ -57,7 +65,7 @@ final class SubmitCommand implements Callable<Integer> {
         Duration limit = WaitCommand.timeout(spec, timeout);
         JobRequest request = job.request(spec, priority);
         PrintWriter err = spec.commandLine().getErr();
-        try (ApiClient api = WaitCommand.client(spec, server)) {
+        try (ApiClient api = WaitCommand.client(spec, server, token)) {
             JobView submitted = api.submit(request, idempotencyKey);
             PrintWriter out = spec.commandLine().getOut();
             out.println(submitted.id());

@@ -20,12 +20,15 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "wait", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Waits for a job on a Tile Seeder server to finish, showing its progress on stderr now and then.",
+                "Sends SEEDER_TOKEN, if set, as its bearer token (a token with role read).",
                 "Exit status: 0 succeeded, 1 bad usage, refused request or server not reachable, 2 failed, "
                         + "3 cancelled, 4 timed out (the job keeps running)."})
 final class WaitCommand implements Callable<Integer> {
 
     /** The longest single long-poll: also how often a progress line is printed. Within the server's max-wait. */
     static final Duration POLL = Duration.ofMinutes(1);
+
+    private final String token;
 
     @Spec
     CommandSpec spec;
@@ -42,10 +45,15 @@ final class WaitCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "JOB_ID", description = "The job to wait for (as 'seeder submit' printed it).")
     String id;
 
+    /** {@code token}: the API token to send ({@code SEEDER_TOKEN}), or null. */
+    WaitCommand(String token) {
+        this.token = token;
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         Duration limit = timeout(spec, timeout);
-        try (ApiClient api = client(spec, server)) {
+        try (ApiClient api = client(spec, server, token)) {
             return await(api, id, limit, timeout, spec.commandLine().getErr());
         } catch (ApiClient.ApiException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
@@ -65,10 +73,10 @@ final class WaitCommand implements Callable<Integer> {
         }
     }
 
-    /** A client of the server at {@code --server}. */
-    static ApiClient client(CommandSpec spec, String server) {
+    /** A client of the server at {@code --server}, sending {@code token} (or none if null). */
+    static ApiClient client(CommandSpec spec, String server, String token) {
         try {
-            return ApiClient.of(server);
+            return ApiClient.of(server, token);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--server: " + e.getMessage());
         }

@@ -3,6 +3,7 @@ package io.tileseeder.coordinator.cli;
 import io.quarkus.runtime.Quarkus;
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.worker.layer.LayerConfigException;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Spec;
                 + "renders them and stores the tiles. Needs SEEDER_MODE=distributed, SEEDER_KAFKA_BOOTSTRAP, "
                 + "SEEDER_REDIS_URL and a store (--store s3://bucket/prefix with SEEDER_S3_*, or a folder every "
                 + "worker shares).",
-                "Health: /q/health; metrics: /q/metrics on --port."})
+                "Health: /q/health; metrics: /q/metrics on --port, its management interface; it serves no API."})
 final class WorkerCommand implements Callable<Integer> {
 
     private final Engines engines;
@@ -28,7 +29,7 @@ final class WorkerCommand implements Callable<Integer> {
     EngineOptions engine;
 
     @Option(names = "--port", defaultValue = "8081",
-            description = "HTTP port for health and metrics (default: ${DEFAULT-VALUE}).")
+            description = "HTTP port of health and metrics on all interfaces (default: ${DEFAULT-VALUE}).")
     int port;
 
     WorkerCommand(Engines engines) {
@@ -37,7 +38,7 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!HttpServer.listeningOn(port, "worker", spec.commandLine().getErr())) {
+        if (!HttpServer.listeningOn("worker", OptionalInt.empty(), port, spec.commandLine().getErr())) {
             return ExitCodes.USAGE;
         }
         if (!engines.distributed()) {

@@ -5,16 +5,19 @@ import static io.tileseeder.coordinator.api.Api.JOBS;
 import static io.tileseeder.coordinator.api.Api.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import java.net.URL;
 import org.junit.jupiter.api.Test;
 
 /**
  * The API with a tokens file ({@link TokensProfile}): 401 without a token or with an unknown one, 403 for a read
- * token on what needs write, both as problem+json; the console and the OpenAPI document need none.
+ * token on what needs write, both as problem+json; the console, the OpenAPI document and the management
+ * interface need none.
  */
 @QuarkusTest
 @TestProfile(TokensProfile.class)
@@ -22,6 +25,13 @@ class AccessTest {
 
     private static final String JOB = """
             {"layer": "world", "tileMatrixSet": "WorldCRS84Quad", "format": "jpeg", "zoom": {"min": 0, "max": 0}}""";
+
+    /** Management URLs are relative to its root path, /q. */
+    @TestHTTPResource(value = "/health/ready", management = true)
+    URL health;
+
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
 
     @Test
     void withoutATokenEveryApiCallIs401WithABearerChallenge() {
@@ -87,6 +97,15 @@ class AccessTest {
         given().when().get("/").then().statusCode(200);
         given().when().get("/q/openapi").then().statusCode(200);
         given().header("Authorization", "Bearer not-a-token").when().get("/").then().statusCode(200);
+    }
+
+    @Test
+    void healthAndMetricsAreOnTheManagementInterfaceWithoutAToken() {
+        given().when().get(health).then().statusCode(200);
+        assertThat(given().when().get(metrics).then().statusCode(200).extract().asString())
+                .contains("jvm_memory_used_bytes");
+        given().when().get("/q/health/ready").then().statusCode(404);
+        given().when().get("/q/metrics").then().statusCode(404);
     }
 
     private static RequestSpecification as(String token) {

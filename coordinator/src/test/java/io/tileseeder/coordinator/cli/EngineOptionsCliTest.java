@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.coordinator.embedded.EngineSettings;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -21,7 +22,7 @@ class EngineOptionsCliTest {
             .withWorkerThreads(3);
 
     private static EngineSettings applied(String... args) {
-        CommandLine cli = SeederMain.commandLine(null, null);
+        CommandLine cli = SeederMain.commandLine(null, null, Map.of());
         CommandLine.ParseResult parsed = cli.parseArgs(args).subcommand();
         Object command = parsed.commandSpec().userObject();
         EngineOptions options = command instanceof SeedCommand seed ? seed.engine : ((ServeCommand) command).engine;

@@ -8,6 +8,7 @@ import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;
 import io.quarkus.test.junit.main.QuarkusMainTest;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -61,7 +62,7 @@ class HelpCliTest {
 
         assertThat(result.exitCode()).as(describe(result)).isZero();
         String help = result.getOutput();
-        CommandLine line = SeederMain.commandLine(null, null).getSubcommands().get(command);
+        CommandLine line = SeederMain.commandLine(null, null, Map.of()).getSubcommands().get(command);
         assertThat(line.getCommandSpec().options()).isNotEmpty();
         for (OptionSpec option : line.getCommandSpec().options()) {
             assertThat(option.description()).as(option.longestName() + " has a description").isNotEmpty();

@@ -16,6 +16,7 @@ import java.io.StringWriter;
 import java.net.URL;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -216,17 +217,21 @@ class RemoteCommandsTest {
     }
 
     private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = SeederMain.commandLine(engines, access);
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute(args);
-        return new Run(String.join(" ", args), exit, out.toString(), err.toString());
+        return Run.of(SeederMain.commandLine(engines, access, Map.of()), args);
     }
 
     /** One run of the command line: its arguments, exit status and both streams. */
     record Run(String args, int exit, String out, String err) {
+
+        /** Runs {@code cli} with these arguments, capturing both streams. */
+        static Run of(CommandLine cli, String... args) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            cli.setOut(new PrintWriter(out, true));
+            cli.setErr(new PrintWriter(err, true));
+            int exit = cli.execute(args);
+            return new Run(String.join(" ", args), exit, out.toString(), err.toString());
+        }
 
         List<String> outLines() {
             return lines(out);

@@ -29,8 +29,9 @@ class ServeCommandTest {
 
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(1);
         assertThat(errorLines(result)).as(describe(result)).singleElement().asString()
-                .startsWith("error: start it with the seeder script ('./seeder serve --port 1')")
-                .contains("QUARKUS_HTTP_HOST_ENABLED=true").contains("QUARKUS_HTTP_PORT=1");
+                .startsWith("error: start it with the seeder script ('./seeder serve --port 1 --management-port 9080')")
+                .contains("QUARKUS_HTTP_HOST_ENABLED=true").contains("QUARKUS_HTTP_PORT=1")
+                .contains("QUARKUS_MANAGEMENT_HOST_ENABLED=true").contains("QUARKUS_MANAGEMENT_PORT=9080");
         assertThat(result.getOutput()).as(describe(result)).doesNotContain("Tile Seeder");
         assertThat(files(out)).isEmpty();
     }

@@ -36,7 +36,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * One distributed deployment for one test: coordinator and worker processes started from the built jar
  * ({@code target/quarkus-app/quarkus-run.jar}) against the real Kafka, Redis and MinIO of dev/services, with
- * topics, groups, Redis keys and bucket of its own so tests never see each other's tasks.
+ * topics, groups, Redis keys and bucket of its own so tests never see each other's tasks. The coordinator's API
+ * takes a write token of the cluster's own tokens file, which the harness and the {@code seeder} commands it
+ * starts ({@code SEEDER_TOKEN}) send.
  */
 final class Cluster implements AutoCloseable {
 
@@ -47,13 +49,18 @@ final class Cluster implements AutoCloseable {
     final String id = "it-" + UUID.randomUUID().toString().substring(0, 8);
     final String bucket = "seeder-" + id;
     final String eventsTopic = id + ".job-events";
+    final String token = UUID.randomUUID().toString();
     private final String test;
     private final Map<String, String> env = new HashMap<>();
     private final List<SeederProcess> processes = new ArrayList<>();
     private SeederProcess coordinator;
 
-    Cluster(String test) {
+    Cluster(String test) throws IOException {
         this.test = test;
+        Path tokens = Files.createDirectories(Path.of("target/it-logs")).resolve(test + "-" + id + "-tokens");
+        Files.writeString(tokens, "it write " + token + "\n");
+        env.put("SEEDER_AUTH_TOKENS_FILE", tokens.toString());
+        env.put("SEEDER_TOKEN", token);
         env.put("SEEDER_MODE", "distributed");
         env.put("SEEDER_KAFKA_BOOTSTRAP", required("SEEDER_KAFKA_BOOTSTRAP"));
         env.put("SEEDER_KAFKA_TASKS_TOPIC", id + ".tasks");
@@ -95,22 +102,34 @@ final class Cluster implements AutoCloseable {
         return start(name, "worker").awaitOutput("worker running", Duration.ofSeconds(90));
     }
 
-    /** Starts {@code seeder COMMAND} with HTTP on a free port; does not wait for it. */
+    /**
+     * Starts {@code seeder COMMAND}, as the seeder script would: {@code serve} with its API and management
+     * interface on free ports, {@code worker} with its management interface on one; does not wait for it.
+     */
     SeederProcess start(String name, String command, String... args) throws IOException {
         int port = freePort();
+        int managementPort = freePort();
         Path log = Files.createDirectories(Path.of("target/it-logs")).resolve(test + "-" + id + "-" + name + ".log");
         List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-Djava.awt.headless=true", "-jar", JAR.toString(), command));
         line.addAll(List.of(args));
+        Map<String, String> http = new HashMap<>();
+        if (command.equals("serve")) {
+            line.addAll(List.of("--port", Integer.toString(port), "--management-port", Integer.toString(managementPort)));
+            http.putAll(Map.of("QUARKUS_HTTP_HOST_ENABLED", "true", "QUARKUS_HTTP_HOST", "127.0.0.1",
+                    "QUARKUS_HTTP_PORT", Integer.toString(port)));
+        }
+        if (command.equals("worker")) {
+            line.addAll(List.of("--port", Integer.toString(managementPort)));
+        }
         if (command.equals("serve") || command.equals("worker")) {
-            line.addAll(List.of("--port", Integer.toString(port)));
+            http.putAll(Map.of("QUARKUS_MANAGEMENT_HOST_ENABLED", "true", "QUARKUS_MANAGEMENT_HOST", "127.0.0.1",
+                    "QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort)));
         }
         ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(env);
-        builder.environment().put("QUARKUS_HTTP_HOST_ENABLED", "true");
-        builder.environment().put("QUARKUS_HTTP_HOST", "127.0.0.1");
-        builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
-        SeederProcess process = new SeederProcess(name, port, log, builder.start());
+        builder.environment().putAll(http);
+        SeederProcess process = new SeederProcess(name, port, managementPort, log, builder.start());
         processes.add(process);
         return process;
     }
@@ -126,7 +145,7 @@ final class Cluster implements AutoCloseable {
 
     String submit(String body) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/jobs"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 202) {
             throw new AssertionError("submit answered " + response.statusCode() + ": " + response.body());
@@ -136,7 +155,7 @@ final class Cluster implements AutoCloseable {
 
     JsonNode status(String job) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/jobs/" + job))
-                .build(), HttpResponse.BodyHandlers.ofString());
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new AssertionError("status answered " + response.statusCode() + ": " + response.body());
         }
@@ -158,6 +177,12 @@ final class Cluster implements AutoCloseable {
             }
             Thread.sleep(200);
         }
+    }
+
+    /** What the API answers a request for the job's status without a token. */
+    HttpResponse<String> statusWithoutToken(String job) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/jobs/" + job)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     JsonNode awaitFinal(String job, Duration timeout) throws IOException, InterruptedException {

@@ -10,6 +10,7 @@ import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.JobEvent;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,14 +46,21 @@ class DistributedSeedingIT {
     @Test
     void twoWorkersSeedTheWorldToMinioAndTheEventComesOnceAfterTheLastTile(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info))) {
-            cluster.startCoordinator();
-            cluster.startWorker("worker-a");
+            SeederProcess coordinator = cluster.startCoordinator();
+            SeederProcess a = cluster.startWorker("worker-a");
             cluster.startWorker("worker-b");
 
             String job = cluster.submit(0, 6);
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            HttpResponse<String> refused = cluster.statusWithoutToken(job);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+            assertThat(refused.body()).contains("no bearer token");
+            for (SeederProcess process : List.of(coordinator, a)) {
+                HttpResponse<String> health = process.management("/q/health/ready");
+                assertThat(health.statusCode()).as(process.name + ": " + health.body()).isEqualTo(200);
+            }
             Map<String, Instant> objects = cluster.objects();
             assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
             List<JobEvent> events = awaitEvents(cluster, job);
@@ -206,6 +214,12 @@ class DistributedSeedingIT {
                             .doesNotContain("\tat ").doesNotContain("Exception in thread");
                 }
             }
+        }
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_AUTH_TOKENS_FILE", "")) {
+            SeederProcess process = cluster.start("no-tokens-file", "serve");
+            assertThat(process.awaitExit(Duration.ofSeconds(90))).isEqualTo(1);
+            assertThat(process.output()).contains("error: the distributed coordinator needs API tokens: set "
+                    + "SEEDER_AUTH_TOKENS_FILE");
         }
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_KAFKA_BOOTSTRAP", "")) {
             SeederProcess process = cluster.start("no-kafka-setting", "serve");

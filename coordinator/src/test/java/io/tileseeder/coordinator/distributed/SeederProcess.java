@@ -19,13 +19,17 @@ final class SeederProcess implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final String name;
+    /** The API's port ({@code serve}). */
     final int port;
+    /** The management interface's port: health and metrics ({@code serve} and {@code worker}). */
+    final int managementPort;
     final Path log;
     private final Process process;
 
-    SeederProcess(String name, int port, Path log, Process process) {
+    SeederProcess(String name, int port, int managementPort, Path log, Process process) {
         this.name = name;
         this.port = port;
+        this.managementPort = managementPort;
         this.log = log;
         this.process = process;
     }
@@ -71,12 +75,17 @@ final class SeederProcess implements AutoCloseable {
 
     /** The sum of a counter's samples on {@code /q/metrics}. */
     double metric(String counter) throws IOException, InterruptedException {
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = management("/q/metrics");
         return List.of(response.body().split("\n")).stream()
                 .filter(line -> line.startsWith(counter + " ") || line.startsWith(counter + "{"))
                 .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                 .sum();
+    }
+
+    /** A GET of {@code path} on the management interface, without a token. */
+    HttpResponse<String> management(String path) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Override

@@ -486,7 +486,10 @@ async function loadLayers() {
   try {
     layers = await getJson('/api/v1/layers');
   } catch (error) {
-    $('status').textContent = `Could not load the layers: ${error.message}`;
+    // Without a token, wait for one (saving it reloads); otherwise (a server still starting answers 503) retry.
+    const retry = error.status !== 401;
+    $('status').textContent = `Could not load the layers: ${error.message}${retry ? ' Trying again in 5 s.' : ''}`;
+    if (retry) setTimeout(reload, 5000);
     return;
   }
   if (layers.length === 0) {

@@ -1,21 +1,30 @@
-// Tile Seeder preview: a Leaflet map of the seeded tiles and the job list. No build step, no dependencies but Leaflet.
-// Every piece of server data goes into the DOM through textContent (or escapeHtml for Leaflet's attribution).
+// Tile Seeder console: the job list, a form to submit jobs, cancel, and a Leaflet map of the seeded tiles.
+// No build step, no dependencies but Leaflet. Every piece of server data goes into the DOM through textContent
+// (or escapeHtml for Leaflet's attribution).
+//
+// Access: when the API answers 401 the console asks for a token, keeps it in sessionStorage (this tab only) and
+// sends it as "Authorization: Bearer" on every call, tiles included (fetched, not <img src>). A server without
+// auth never answers 401, so the console never asks.
 'use strict';
 
 const FINAL_STATES = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 const CRS_BY_MATRIX_SET = { WebMercatorQuad: L.CRS.EPSG3857, WorldCRS84Quad: L.CRS.EPSG4326 };
 const EXTENSION_BY_FORMAT = { png: 'png', jpeg: 'jpg' };
 const MERCATOR_MAX_LAT = 85.0511287798;
+const TOKEN_KEY = 'seeder.token';
 
 const $ = (id) => document.getElementById(id);
 const layerSelect = $('layer'), tmsSelect = $('tms'), formatSelect = $('format');
+const form = $('job-form'), bboxInput = $('f-bbox'), drawButton = $('draw');
+const tokenDialog = $('token-dialog');
 
 let layers = [];
 let map = null;           // recreated when the CRS changes: Leaflet cannot switch CRS on a live map
 let tileLayer = null;
-let cacheBust = Date.now();
+let area = null;          // the job form's area (L.LatLngBounds), or null for the whole world
+let areaRectangle = null;
 let selectedJobId = null;
-let finishedJobs = null;   // ids of the final jobs seen so far; null before the first poll
+let finishedJobs = null;  // ids of the final jobs seen so far; null before the first poll
 let pollTimer = null;
 
 // ---- helpers ----
@@ -33,14 +42,8 @@ function escapeHtml(text) {
   return div.innerHTML;
 }
 
-async function getJson(url) {
-  const response = await fetch(url, { headers: { Accept: 'application/json' } });
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.json();
-}
-
-function fillSelect(select, values, preferred) {
-  select.replaceChildren(...values.map((v) => new Option(v, v)));
+function fillSelect(select, values, preferred, labelOf = (v) => v) {
+  select.replaceChildren(...values.map((v) => new Option(labelOf(v), v)));
   select.value = values.includes(preferred) ? preferred : values[0];
 }
 
@@ -61,13 +64,113 @@ function bytes(n) {
 
 const time = (iso) => (iso ? new Date(iso).toLocaleTimeString() : '–');
 
+// ---- API and access ----
+
+/** fetch() with the token, if any; a 401 opens the token form. */
+async function api(path, options = {}) {
+  const headers = new Headers({ Accept: 'application/json', ...options.headers });
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const response = await fetch(path, { ...options, headers, cache: 'no-store' });
+  if (response.status === 401) {
+    askForToken(token ? 'The server refused this token (401). Enter another one.'
+      : 'The server needs an access token (401).');
+  }
+  return response;
+}
+
+/** The problem+json body of an error response: {status, detail, errors}. */
+async function problemOf(response) {
+  let problem = {};
+  try {
+    problem = await response.json();
+  } catch {
+    // not JSON: the status says enough
+  }
+  return { status: response.status, detail: problem.detail || problem.title || `HTTP ${response.status}`,
+    errors: problem.errors || [] };
+}
+
+/** What to tell the operator about a refused call; `action` says what was tried ("submit jobs"). */
+function refusal(problem, action) {
+  if (problem.status === 401) return `To ${action} the server needs a token: enter one, then try again.`;
+  if (problem.status === 403) return `This token may not ${action} (403): ${problem.detail}`;
+  return problem.detail;
+}
+
+async function getJson(path) {
+  const response = await api(path);
+  if (!response.ok) {
+    const problem = await problemOf(response);
+    throw Object.assign(new Error(`${path}: ${problem.detail}`), { status: response.status });
+  }
+  return response.json();
+}
+
+function askForToken(reason) {
+  $('token-reason').textContent = reason;
+  $('token-button').hidden = false;
+  if (!tokenDialog.open) {
+    $('token').value = '';
+    tokenDialog.returnValue = '';
+    tokenDialog.showModal();
+  }
+}
+
+function onTokenDialogClosed() {
+  if (tokenDialog.returnValue !== 'save') return;
+  sessionStorage.setItem(TOKEN_KEY, $('token').value.trim());
+  reload();
+}
+
+function forgetToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+  $('token').value = '';
+  $('token-reason').textContent = 'Token forgotten: this tab sends none now.';
+}
+
 // ---- map ----
 
 const currentLayer = () => layers.find((l) => l.name === layerSelect.value);
 
-function tileUrl(layer, tms, format) {
-  const ext = EXTENSION_BY_FORMAT[format] || format;
-  return `/tiles/${encodeURIComponent(layer)}/${encodeURIComponent(tms)}/{z}/{x}/{y}.${ext}?v=${cacheBust}`;
+/**
+ * Tiles fetched with the Authorization header and shown from a blob. 404 means not seeded (or empty and
+ * skipped): an empty tile, not an error.
+ */
+const StoreTiles = L.GridLayer.extend({
+  initialize(path, options) {
+    L.GridLayer.prototype.initialize.call(this, options);
+    this.path = path;
+    this.aborts = new WeakMap();
+    this.on('tileunload', ({ tile }) => this.aborts.get(tile)?.abort());
+  },
+
+  createTile(coords, done) {
+    const tile = el('img');
+    tile.alt = '';
+    const controller = new AbortController();
+    this.aborts.set(tile, controller);
+    api(`${this.path}/${coords.z}/${coords.x}/${coords.y}.${this.options.extension}`,
+      { headers: { Accept: 'image/*' }, signal: controller.signal })
+      .then(async (response) => {
+        if (response.status === 404) return done(null, tile);
+        if (!response.ok) {
+          showMapMessage(refusal(await problemOf(response), 'read tiles'));
+          return done(new Error(`HTTP ${response.status}`), tile);
+        }
+        showMapMessage('');
+        tile.onload = () => { URL.revokeObjectURL(tile.src); done(null, tile); };
+        tile.onerror = () => done(new Error('not an image'), tile);
+        tile.src = URL.createObjectURL(await response.blob());
+      })
+      .catch((error) => done(error, tile));
+    return tile;
+  },
+});
+
+function showMapMessage(text) {
+  $('map-message').textContent = text;
+  $('map-message').hidden = !text;
 }
 
 function worldBounds(crs) {
@@ -83,15 +186,22 @@ function showTiles(bounds) {
   const crs = CRS_BY_MATRIX_SET[tms] || L.CRS.EPSG3857;
 
   if (!map || map.options.crs !== crs) {
-    if (map) map.remove();
+    if (map) {
+      stopDrawing();
+      map.remove();
+    }
     map = L.map('map', { crs, minZoom: 0, maxZoom: layer.zoom.max });
     tileLayer = null;
+    areaRectangle = null;
+    showArea();
     // A 256 px world at zoom 0 in EPSG:3857, 512x256 in EPSG:4326: one zoom less shows the same extent.
     if (!bounds) map.setView([20, 0], Math.min(crs === L.CRS.EPSG4326 ? 1 : 2, layer.zoom.max));
   }
   if (tileLayer) map.removeLayer(tileLayer);
   map.setMaxZoom(layer.zoom.max);
-  tileLayer = L.tileLayer(tileUrl(layer.name, tms, format), {
+  showMapMessage('');
+  tileLayer = new StoreTiles(`/tiles/${encodeURIComponent(layer.name)}/${encodeURIComponent(tms)}`, {
+    extension: EXTENSION_BY_FORMAT[format] || format,
     minZoom: 0,
     maxZoom: layer.zoom.max,
     attribution: escapeHtml(layer.attribution),
@@ -106,17 +216,160 @@ function showTiles(bounds) {
   }
 }
 
-/** Re-fetches the visible tiles, past the browser cache, e.g. after a job wrote new ones. */
+/** Fetches the visible tiles again, e.g. after a job wrote new ones. */
 function refreshTiles() {
-  cacheBust = Date.now();
-  if (tileLayer) tileLayer.setUrl(tileUrl(layerSelect.value, tmsSelect.value, formatSelect.value));
+  if (tileLayer) tileLayer.redraw();
 }
 
-function onLayerPicked() {
+function onPreviewLayerPicked() {
   const layer = currentLayer();
   fillSelect(tmsSelect, layer.tileMatrixSets, tmsSelect.value || 'WebMercatorQuad');
   fillSelect(formatSelect, layer.formats, formatSelect.value || 'png');
   showTiles();
+}
+
+// ---- the job's area: drawn on the map or typed ----
+
+function showArea() {
+  if (areaRectangle) areaRectangle.remove();
+  areaRectangle = area && map
+    ? L.rectangle(area, { color: '#00796b', weight: 2, fillOpacity: 0.12, interactive: false }).addTo(map)
+    : null;
+}
+
+/** "W,S,E,N" in degrees, clamped to the world and rounded to 4 decimals (about 10 m). */
+function bboxText(bounds) {
+  const round = (v, limit) => Number(Math.max(-limit, Math.min(limit, v)).toFixed(4));
+  return [round(bounds.getWest(), 180), round(bounds.getSouth(), 90),
+    round(bounds.getEast(), 180), round(bounds.getNorth(), 90)].join(',');
+}
+
+/** The numbers typed in the bbox field: [] when empty, null when some part is not a number. */
+function typedBbox() {
+  const parts = bboxInput.value.split(/[\s,]+/).filter(Boolean).map(Number);
+  return parts.every(Number.isFinite) ? parts : null;
+}
+
+function onBboxTyped() {
+  const bbox = typedBbox();
+  if (bbox && bbox.length === 0) area = null;
+  else if (bbox && bbox.length === 4) area = L.latLngBounds([bbox[1], bbox[0]], [bbox[3], bbox[2]]);
+  showArea();
+}
+
+function onDrawStart(down) {
+  const stretch = (event) => {
+    area = L.latLngBounds(down.latlng, event.latlng);
+    showArea();
+  };
+  map.on('mousemove', stretch);
+  map.once('mouseup', (up) => {
+    map.off('mousemove', stretch);
+    stretch(up);
+    bboxInput.value = bboxText(area);
+    stopDrawing();
+  });
+}
+
+function startDrawing() {
+  drawButton.setAttribute('aria-pressed', 'true');
+  map.dragging.disable();
+  map.getContainer().classList.add('drawing');
+  map.once('mousedown', onDrawStart);
+}
+
+function stopDrawing() {
+  drawButton.setAttribute('aria-pressed', 'false');
+  map.off('mousedown', onDrawStart);
+  map.dragging.enable();
+  map.getContainer().classList.remove('drawing');
+}
+
+// ---- the job form ----
+
+function onFormLayerPicked() {
+  const layer = layers.find((l) => l.name === $('f-layer').value);
+  fillSelect($('f-tms'), layer.tileMatrixSets, $('f-tms').value || 'WebMercatorQuad');
+  fillSelect($('f-format'), layer.formats, $('f-format').value || 'png');
+  for (const input of [$('f-zoom-min'), $('f-zoom-max')]) {
+    input.min = layer.zoom.min;
+    input.max = layer.zoom.max;
+  }
+  $('f-zoom-min').value = layer.zoom.min;
+  $('f-zoom-max').value = Math.min(layer.zoom.max, layer.zoom.min + 5);
+}
+
+function formMessage(text, kind) {
+  $('form-message').textContent = text;
+  $('form-message').className = kind || '';
+}
+
+function clearFieldErrors() {
+  for (const field of form.querySelectorAll('.field')) {
+    field.classList.remove('invalid');
+    field.querySelector('.error').textContent = '';
+  }
+}
+
+/** Puts each error next to the field it names ("zoom.min" and "bbox[2]" go to zoom and bbox); returns the rest. */
+function showFieldErrors(errors) {
+  const unplaced = [];
+  for (const error of errors) {
+    const field = form.querySelector(`.field[data-field="${CSS.escape(error.field.split(/[.[]/)[0])}"]`);
+    if (!field) {
+      unplaced.push(error);
+      continue;
+    }
+    field.classList.add('invalid');
+    const message = field.querySelector('.error');
+    message.textContent = [message.textContent, `${error.field}: ${error.reason}`].filter(Boolean).join('\n');
+  }
+  return unplaced;
+}
+
+function jobRequest() {
+  const zoom = (input) => (input.value === '' ? null : Number(input.value));
+  const request = {
+    layer: $('f-layer').value,
+    tileMatrixSet: $('f-tms').value,
+    zoom: { min: zoom($('f-zoom-min')), max: zoom($('f-zoom-max')) },
+    format: $('f-format').value,
+    mode: $('f-mode').value,
+  };
+  const bbox = typedBbox();
+  if (bbox && bbox.length) request.bbox = bbox;
+  return request;
+}
+
+async function submitJob(event) {
+  event.preventDefault();
+  clearFieldErrors();
+  if (!typedBbox()) {
+    showFieldErrors([{ field: 'bbox', reason: 'four numbers W,S,E,N in degrees, or empty for the whole world' }]);
+    return;
+  }
+  $('submit').disabled = true;
+  formMessage('Submitting…');
+  try {
+    const response = await api('/api/v1/jobs', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(jobRequest()),
+    });
+    if (response.ok) {
+      const job = await response.json();
+      selectedJobId = job.id;
+      formMessage(`Submitted job ${job.id}.`, 'ok');
+      loadJobs();
+      return;
+    }
+    const problem = await problemOf(response);
+    const rest = showFieldErrors(problem.errors);
+    formMessage(problem.errors.length && !rest.length ? 'The server refused the job: see the fields marked red.'
+      : refusal(problem, 'submit jobs'), 'error');
+  } catch (error) {
+    formMessage(`Could not submit the job: ${error.message}`, 'error');
+  } finally {
+    $('submit').disabled = false;
+  }
 }
 
 // ---- jobs ----
@@ -136,6 +389,18 @@ function showJobOnMap(job) {
   }
 }
 
+async function cancelJob(id, button) {
+  button.disabled = true;
+  $('jobs-message').textContent = '';
+  try {
+    const response = await api(`/api/v1/jobs/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    if (!response.ok) $('jobs-message').textContent = refusal(await problemOf(response), 'cancel jobs');
+  } catch (error) {
+    $('jobs-message').textContent = `Could not cancel job ${id}: ${error.message}`;
+  }
+  loadJobs();
+}
+
 function renderJob(job) {
   const spec = job.spec, p = job.progress || {};
   const item = el('li', `job ${job.state}`);
@@ -145,15 +410,29 @@ function renderJob(job) {
   item.addEventListener('click', () => showJobOnMap(job));
 
   const head = el('div', 'head');
-  head.append(
-    el('span', 'what', `${spec.layer} · z${spec.zoom.min}–${spec.zoom.max}`),
-    el('span', `state ${job.state}`, job.state));
-  item.append(head,
-    el('div', 'meta', `${spec.tileMatrixSet} · ${spec.format} · ${spec.mode} · created ${time(job.created)}`));
+  head.append(el('span', 'what', `${spec.layer} · z${spec.zoom.min}–${spec.zoom.max}`));
+  if (!FINAL_STATES.has(job.state)) {
+    const cancel = el('button', 'cancel', 'Cancel');
+    cancel.type = 'button';
+    cancel.title = `Cancel job ${job.id}`;
+    cancel.addEventListener('click', (event) => {
+      event.stopPropagation();
+      cancelJob(job.id, cancel);
+    });
+    head.append(cancel);
+  }
+  head.append(el('span', `state ${job.state}`, job.state));
+  const where = spec.bbox && spec.bbox.length === 4 ? spec.bbox.join(', ') : 'world';
+  item.append(head, el('div', 'meta',
+    `${spec.tileMatrixSet} · ${spec.format} · ${spec.mode} · ${where} · created ${time(job.created)}`));
 
-  const bar = el('div', 'bar');
-  const fill = el('div', 'fill');
   const percent = Math.max(0, Math.min(100, Number(p.percent) || 0));
+  const bar = el('div', 'bar');
+  bar.setAttribute('role', 'progressbar');
+  bar.setAttribute('aria-valuemin', '0');
+  bar.setAttribute('aria-valuemax', '100');
+  bar.setAttribute('aria-valuenow', String(percent));
+  const fill = el('div', 'fill');
   fill.style.width = `${percent}%`;
   bar.append(fill, el('span', 'label', `${percent.toFixed(1)} %`));
   item.append(bar);
@@ -190,10 +469,12 @@ async function loadJobs() {
     if (finishedJobs && finishedNow.some((id) => !finishedJobs.has(id))) refreshTiles();
     finishedJobs = new Set([...(finishedJobs || []), ...finishedNow]);
     active = jobs.some((job) => !FINAL_STATES.has(job.state));
-    $('status').textContent = jobs.length === 0 ? 'No jobs yet. POST one to /api/v1/jobs.'
+    $('status').textContent = jobs.length === 0 ? 'No jobs yet: submit one above.'
       : active ? 'Refreshing every 2 s.' : `Updated ${new Date().toLocaleTimeString()}.`;
   } catch (error) {
     $('status').textContent = `Could not load the jobs: ${error.message}`;
+    // Without a token, wait for one (saving it reloads) rather than asking again and again.
+    if (error.status === 401) return;
   }
   // Every 2 s while a job runs; less often otherwise, to notice jobs submitted elsewhere.
   pollTimer = setTimeout(loadJobs, active ? 2000 : 5000);
@@ -201,24 +482,50 @@ async function loadJobs() {
 
 // ---- start ----
 
-async function start() {
+async function loadLayers() {
   try {
     layers = await getJson('/api/v1/layers');
   } catch (error) {
-    $('status').textContent = `Could not load the layers: ${error.message}`;
+    // Without a token, wait for one (saving it reloads); otherwise (a server still starting answers 503) retry.
+    const retry = error.status !== 401;
+    $('status').textContent = `Could not load the layers: ${error.message}${retry ? ' Trying again in 5 s.' : ''}`;
+    if (retry) setTimeout(reload, 5000);
     return;
   }
   if (layers.length === 0) {
     $('status').textContent = 'No layers are configured.';
-  } else {
-    layerSelect.replaceChildren(...layers.map((l) => new Option(l.title || l.name, l.name)));
-    layerSelect.addEventListener('change', onLayerPicked);
-    tmsSelect.addEventListener('change', () => showTiles());
-    formatSelect.addEventListener('change', () => showTiles());
-    onLayerPicked();
+    return;
   }
-  $('refresh').addEventListener('click', () => { refreshTiles(); loadJobs(); });
+  const title = (name) => layers.find((l) => l.name === name).title || name;
+  const names = layers.map((l) => l.name);
+  fillSelect(layerSelect, names, layerSelect.value, title);
+  fillSelect($('f-layer'), names, $('f-layer').value, title);
+  onFormLayerPicked();
+  onPreviewLayerPicked();
+}
+
+/** Loads what is missing and refreshes the rest: at start and after a new token. */
+async function reload() {
+  if (layers.length === 0) await loadLayers();
+  else refreshTiles();
   loadJobs();
 }
 
-start();
+layerSelect.addEventListener('change', onPreviewLayerPicked);
+tmsSelect.addEventListener('change', () => showTiles());
+formatSelect.addEventListener('change', () => showTiles());
+$('f-layer').addEventListener('change', onFormLayerPicked);
+bboxInput.addEventListener('change', onBboxTyped);
+drawButton.addEventListener('click', () => {
+  if (!map) return;
+  if (drawButton.getAttribute('aria-pressed') === 'true') stopDrawing();
+  else startDrawing();
+});
+form.addEventListener('submit', submitJob);
+$('refresh').addEventListener('click', () => { refreshTiles(); loadJobs(); });
+$('token-button').addEventListener('click', () => askForToken(sessionStorage.getItem(TOKEN_KEY)
+  ? 'This tab uses a token. Enter another one to replace it.' : 'Enter an access token.'));
+$('token-forget').addEventListener('click', forgetToken);
+tokenDialog.addEventListener('close', onTokenDialogClosed);
+$('token-button').hidden = !sessionStorage.getItem(TOKEN_KEY);
+reload();

@@ -37,7 +37,7 @@ final class SubmitCommand implements Callable<Integer> {
     JobOptions job;
 
     @Option(names = "--priority", defaultValue = "0", paramLabel = "N",
-            description = "Higher runs first among the server's queued jobs (default: ${DEFAULT-VALUE}).")
+            description = "Kept with the job and shown in its status; it does not order work yet (default: ${DEFAULT-VALUE}).")
     int priority;
 
     @Option(names = "--idempotency-key", paramLabel = "KEY",

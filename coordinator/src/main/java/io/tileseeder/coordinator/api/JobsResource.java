@@ -30,6 +30,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 /**
@@ -37,6 +39,9 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
  * {@code read} role; submitting and cancelling {@code write}.
  */
 @Path("/api/v1/jobs")
+@SecurityScheme(securitySchemeName = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
+        description = "A token of the coordinator's tokens file (SEEDER_AUTH_TOKENS_FILE): role read, or write to "
+                + "submit and cancel. The embedded mode without a tokens file needs none.")
 @RolesAllowed(Roles.READ)
 @Produces(MediaType.APPLICATION_JSON)
 public class JobsResource {

@@ -100,6 +100,15 @@ class AccessTest {
     }
 
     @Test
+    void theApiDocumentDeclaresTheBearerSchemeOnTheEndpointsThatNeedIt() {
+        var document = given().when().get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath();
+        assertThat(document.getString("components.securitySchemes.bearer.type")).isEqualTo("http");
+        assertThat(document.getString("components.securitySchemes.bearer.scheme")).isEqualTo("bearer");
+        assertThat(document.getList("paths.'/api/v1/jobs'.post.security.bearer")).isNotNull();
+        assertThat(document.getList("paths.'/api/v1/layers'.get.security.bearer")).isNotNull();
+    }
+
+    @Test
     void healthAndMetricsAreOnTheManagementInterfaceWithoutAToken() {
         given().when().get(health).then().statusCode(200);
         assertThat(given().when().get(metrics).then().statusCode(200).extract().asString())

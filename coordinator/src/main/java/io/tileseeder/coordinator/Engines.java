@@ -120,7 +120,7 @@ public class Engines {
                 config.workers().maxDeliveries(), config.workers().lockWait(),
                 new JobLimits(config.limits().maxTilesPerJob(), config.limits().maxLabels()),
                 config.limits().maxRunningJobs(), config.limits().maxWaiters(), config.limits().retainJobs(),
-                config.store().outageWait(), config.wms().maxRequestsPerUpstream(), config.workers().drainTimeout());
+                config.outageBudget(), config.wms().maxRequestsPerUpstream(), config.workers().drainTimeout());
     }
 
     @PreDestroy

@@ -38,6 +38,13 @@ public interface SeederConfig {
 
     Auth auth();
 
+    /**
+     * How long a dependency (Redis, Kafka, the store, an upstream WMS) may be unreachable before whoever waits
+     * for it gives up: a task then counts a failed try, a planner fails its job. Shorter outages are waited out.
+     */
+    @WithDefault("10m")
+    Duration outageBudget();
+
     /** Who may call the API. */
     interface Auth {
         /**
@@ -54,10 +61,6 @@ public interface SeederConfig {
 
         /** Metatiles being stored at once; default max(8, 4 × cores). */
         OptionalInt ioThreads();
-
-        /** How long a task waits for an unavailable store before it counts as a failed try. */
-        @WithDefault("10m")
-        Duration outageWait();
     }
 
     /** Kafka, for the distributed mode. */

@@ -1,5 +1,7 @@
 package io.tileseeder.coordinator.cli;
 
+import io.tileseeder.coordinator.embedded.LocalJobGate;
+import io.tileseeder.outage.Outages;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.distributed.ClusterSettings;
@@ -161,8 +163,8 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
     private static JobService service(LayerCatalog layers, JobStore records, TaskQueue queue) throws Exception {
         return new JobService(layers, new JobSpecValidator(layers, NO_LIMIT), records, queue,
                 new FileTileStore(Files.createTempDirectory("bench-coordinator")), event -> { },
-                new LocalMetatileLock(), Clock.systemUTC(), 1, 1, Integer.MAX_VALUE, Duration.ofHours(1),
-                new SimpleMeterRegistry());
+                new LocalMetatileLock(), new LocalJobGate(records), new Outages(Duration.ofMinutes(10), Clock.systemUTC()),
+                Clock.systemUTC(), 1, 1, Integer.MAX_VALUE, Duration.ofHours(1), new SimpleMeterRegistry());
     }
 
     private static JobRequest world(int maxZoom) {

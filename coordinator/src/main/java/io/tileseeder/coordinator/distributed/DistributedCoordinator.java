@@ -41,8 +41,8 @@ public final class DistributedCoordinator implements Engine {
         KafkaJobEventSink events = services.add(new KafkaJobEventSink(services.producerTo(cluster.eventsTopic()),
                 URI.create(KafkaJobEventSink.DEFAULT_SOURCE)));
         this.jobs = services.add(new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
-                services.records(), services.tasks(0), store, events, services.locks(), Clock.systemUTC(),
-                settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY, registry));
+                services.records(), services.tasks(0), store, events, services.locks(), services.gate(),
+                services.outages(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY, registry));
         // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
             KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());

@@ -2,8 +2,6 @@ package io.tileseeder.coordinator.distributed;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.coordinator.embedded.EngineSettings;
-import io.tileseeder.coordinator.job.RedisJobStore;
-import io.tileseeder.job.JobState;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.queue.KafkaResultSink;
@@ -13,10 +11,6 @@ import io.tileseeder.worker.wms.WmsClient;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.WorkerMetrics;
 import io.tileseeder.worker.task.TaskWorkers;
-import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.function.Predicate;
 
 /**
  * A worker process of the distributed mode: takes metatile tasks from the Kafka share group, locks each
@@ -41,8 +35,8 @@ public final class DistributedWorker implements AutoCloseable {
         WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
         MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, wms), store, services.locks(),
                 settings.lockWait(), new WorkerMetrics(registry).watch(store).watch(catalog, wms));
-        this.workers = services.add(new TaskWorkers(tasks, processor, results, new CancelledJobs(services.records()),
-                settings.workerThreads(), settings.ioThreads(), settings.maxDeliveries(), settings.outageWait(),
+        this.workers = services.add(new TaskWorkers(tasks, processor, results, services.gate(),
+                settings.workerThreads(), settings.ioThreads(), settings.maxDeliveries(), services.outages(),
                 settings.drainTimeout()));
     }
 
@@ -66,39 +60,5 @@ public final class DistributedWorker implements AutoCloseable {
     @Override
     public void close() {
         services.close();
-    }
-
-    /**
-     * Whether a job was cancelled, from Redis, remembered for a moment: every task asks, and the answer may be
-     * a second late (a task of a cancelled job stored anyway is harmless). Bounded: cleared when it grows past
-     * {@link #MAX_JOBS} jobs.
-     */
-    private static final class CancelledJobs implements Predicate<String> {
-        private static final int MAX_JOBS = 1024;
-        private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
-
-        private record Known(boolean cancelled, long at) {
-        }
-
-        private final RedisJobStore records;
-        private final ConcurrentMap<String, Known> known = new ConcurrentHashMap<>();
-
-        CancelledJobs(RedisJobStore records) {
-            this.records = records;
-        }
-
-        @Override
-        public boolean test(String jobId) {
-            long now = System.nanoTime();
-            Known k = known.get(jobId);
-            if (k == null || now - k.at() > FRESH_NANOS) {
-                if (known.size() >= MAX_JOBS) {
-                    known.clear();
-                }
-                k = new Known(records.state(jobId).map(state -> state == JobState.CANCELLED).orElse(false), now);
-                known.put(jobId, k);
-            }
-            return k.cancelled();
-        }
     }
 }

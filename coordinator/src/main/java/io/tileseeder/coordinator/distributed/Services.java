@@ -1,7 +1,9 @@
 package io.tileseeder.coordinator.distributed;
 
 import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.job.RedisJobGate;
 import io.tileseeder.coordinator.job.RedisJobStore;
+import io.tileseeder.outage.Outages;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
@@ -52,6 +54,8 @@ final class Services implements AutoCloseable {
     private RedissonClient redis;
     private TileStore store;
     private RedisJobStore records;
+    private RedisJobGate gate;
+    private Outages outages;
 
     private Services(ClusterSettings cluster) {
         this.cluster = cluster;
@@ -63,6 +67,7 @@ final class Services implements AutoCloseable {
      */
     static <T> T open(EngineSettings settings, ClusterSettings cluster, Function<Services, T> build) {
         Services services = new Services(cluster);
+        services.outages = new Outages(settings.outageBudget(), Clock.systemUTC());
         try {
             services.layers = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
             services.checkKafka();
@@ -88,6 +93,19 @@ final class Services implements AutoCloseable {
     /** The job records every replica shares. */
     RedisJobStore records() {
         return records;
+    }
+
+    /** The job gate beside the job records: workers enter it, the coordinator's outbox waits on it. */
+    RedisJobGate gate() {
+        if (gate == null) {
+            gate = add(new RedisJobGate(redis, cluster.keyPrefix(), RedisJobGate.DEFAULT_LEASE));
+        }
+        return gate;
+    }
+
+    /** This process's outage policy and the outages it meets. */
+    Outages outages() {
+        return outages;
     }
 
     /** Locks in Redis under the deployment's key prefix: metatile locks, and the coordinators' planning locks. */

@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.embedded;
 
+import io.tileseeder.outage.Outages;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.coordinator.Engine;
@@ -32,6 +33,7 @@ public final class EmbeddedEngine implements Engine {
     private final LayerCatalogConfig catalog;
     private final TileStore store;
     private final WorkerMetrics metrics;
+    private final Outages outages;
     private final JobService jobs;
     private final TaskWorkers workers;
 
@@ -42,16 +44,18 @@ public final class EmbeddedEngine implements Engine {
         // Deliveries out at once: one per CPU thread plus one per store slot.
         InMemoryTaskQueue queue = new InMemoryTaskQueue(settings.queueCapacity(),
                 settings.workerThreads() + settings.ioThreads());
-        this.jobs = new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
-                new InMemoryJobStore(Clock.systemUTC(), settings.retainJobs()), queue, store, event -> { },
-                new LocalMetatileLock(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(),
-                settings.queueCapacity(), RECOVER_EVERY, registry);
+        InMemoryJobStore records = new InMemoryJobStore(Clock.systemUTC(), settings.retainJobs());
+        LocalJobGate gate = new LocalJobGate(records);
+        this.outages = new Outages(settings.outageBudget(), Clock.systemUTC());
+        this.jobs = new JobService(catalog, new JobSpecValidator(catalog, settings.limits()), records, queue, store,
+                event -> { }, new LocalMetatileLock(), gate, outages, Clock.systemUTC(), settings.maxRunningJobs(),
+                settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY, registry);
         WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
         this.metrics = new WorkerMetrics(registry).watch(store).watch(catalog, wms);
         MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, wms), store,
                 new LocalMetatileLock(), settings.lockWait(), metrics);
-        this.workers = new TaskWorkers(queue, processor, jobs, jobs::isCancelled, settings.workerThreads(),
-                settings.ioThreads(), settings.maxDeliveries(), settings.outageWait(), settings.drainTimeout());
+        this.workers = new TaskWorkers(queue, processor, jobs, gate, settings.workerThreads(), settings.ioThreads(),
+                settings.maxDeliveries(), outages, settings.drainTimeout());
     }
 
     /** Reads the layers and starts the worker threads, with meters of its own (nobody scrapes them). */

@@ -26,7 +26,7 @@ import java.util.Optional;
  * @param maxRunningJobs  jobs planned or running at once; more are refused
  * @param maxWaiters      clients blocked in the wait long-poll at once; more are refused
  * @param retainJobs      finished jobs remembered for status queries
- * @param outageWait      how long a task waits for an unavailable store before it counts as a failed try
+ * @param outageBudget    how long a dependency may be unreachable before whoever waits for it gives up
  * @param wmsRequestsPerUpstream requests in flight to one upstream WMS from this process (pod), all layers and
  *                        threads together
  * @param drainTimeout    on shutdown, how long the workers may finish the metatiles they hold before the rest are
@@ -35,7 +35,7 @@ import java.util.Optional;
 public record EngineSettings(String store, Optional<S3Connection> s3, Optional<Path> layersFile,
                              int workerThreads, int ioThreads,
                              int queueCapacity, int maxDeliveries, Duration lockWait, JobLimits limits,
-                             int maxRunningJobs, int maxWaiters, int retainJobs, Duration outageWait,
+                             int maxRunningJobs, int maxWaiters, int retainJobs, Duration outageBudget,
                              int wmsRequestsPerUpstream, Duration drainTimeout) {
 
     public EngineSettings {
@@ -73,25 +73,25 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
 
     public EngineSettings withStore(String where) {
         return new EngineSettings(where, s3, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageBudget,
                 wmsRequestsPerUpstream, drainTimeout);
     }
 
     public EngineSettings withS3(Optional<S3Connection> connection) {
         return new EngineSettings(store, connection, layersFile, workerThreads, ioThreads, queueCapacity, maxDeliveries,
-                lockWait, limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                lockWait, limits, maxRunningJobs, maxWaiters, retainJobs, outageBudget,
                 wmsRequestsPerUpstream, drainTimeout);
     }
 
     public EngineSettings withWorkerThreads(int threads) {
         return new EngineSettings(store, s3, layersFile, threads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageBudget,
                 wmsRequestsPerUpstream, drainTimeout);
     }
 
     public EngineSettings withLayersFile(Optional<Path> file) {
         return new EngineSettings(store, s3, file, workerThreads, ioThreads, queueCapacity, maxDeliveries, lockWait,
-                limits, maxRunningJobs, maxWaiters, retainJobs, outageWait,
+                limits, maxRunningJobs, maxWaiters, retainJobs, outageBudget,
                 wmsRequestsPerUpstream, drainTimeout);
     }
 

@@ -14,10 +14,14 @@ import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
+import io.tileseeder.outage.Outages;
+import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.JobEventSink;
+import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
+import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.store.TileJson;
@@ -73,6 +77,8 @@ public final class JobService implements ResultSink, AutoCloseable {
     private final TileStore tiles;
     private final JobEventSink events;
     private final MetatileLock planLocks;
+    private final JobGate gate;
+    private final Outages outages;
     private final Clock clock;
     private final int maxRunningJobs;
     private final int maxWaiters;
@@ -90,13 +96,16 @@ public final class JobService implements ResultSink, AutoCloseable {
     /**
      * @param events       where finished jobs are announced
      * @param planLocks    one lock per job being planned, shared by the replicas
+     * @param gate         the workers' job gate: a job's final event waits until none of its passes is open
+     * @param outages      the outage policy: how long planning waits for an unavailable dependency
      * @param maxAhead     the most tasks of a job queued ahead of its results: the backlog a queue that is not
      *                     bounded itself (Kafka) may hold for one job
      * @param recoverEvery how often to look for jobs to resume or finish (and once at start)
      * @param registry     where the job meters go ({@code seeder_jobs} and the others of {@link JobMetrics})
      */
     public JobService(LayerCatalog layers, JobSpecValidator validator, JobStore store, TaskQueue queue,
-                      TileStore tiles, JobEventSink events, MetatileLock planLocks, Clock clock, int maxRunningJobs,
+                      TileStore tiles, JobEventSink events, MetatileLock planLocks, JobGate gate, Outages outages,
+                      Clock clock, int maxRunningJobs,
                       int maxWaiters, int maxAhead, Duration recoverEvery, MeterRegistry registry) {
         this.layers = layers;
         this.validator = validator;
@@ -105,6 +114,8 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.tiles = tiles;
         this.events = events;
         this.planLocks = planLocks;
+        this.gate = gate;
+        this.outages = outages;
         this.clock = clock;
         this.maxRunningJobs = maxRunningJobs;
         this.maxWaiters = maxWaiters;
@@ -129,11 +140,21 @@ public final class JobService implements ResultSink, AutoCloseable {
                 SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** A periodic task that logs its failure (the store may be down for a while) instead of ending. */
-    private static Runnable guarded(String what, Runnable task) {
+    /**
+     * A periodic task that survives its failures: an unavailable dependency is listed as an outage (once, not
+     * a stack trace per run) until a run succeeds again; any other failure is logged. Either way the next run
+     * tries again.
+     */
+    private Runnable guarded(String what, Runnable task) {
+        Set<String> failing = ConcurrentHashMap.newKeySet();
         return () -> {
             try {
                 task.run();
+                failing.forEach(outages::up);
+                failing.clear();
+            } catch (DependencyUnavailableException e) {
+                failing.add(e.dependency());
+                outages.down(e.dependency(), e.getMessage());
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, what + " failed; will try again", e);
             }
@@ -196,8 +217,9 @@ public final class JobService implements ResultSink, AutoCloseable {
         return store.get(id);
     }
 
-    public boolean isCancelled(String jobId) {
-        return store.get(jobId).map(job -> job.state() == JobState.CANCELLED).orElse(true);
+    /** The dependencies this coordinator finds unreachable now, longest first: what unfinished jobs wait for. */
+    public List<Outages.Outage> outages() {
+        return outages.current();
     }
 
     /**
@@ -252,7 +274,10 @@ public final class JobService implements ResultSink, AutoCloseable {
 
     /**
      * Plans a job from where its record says planning got to, under the job's planning lock; returns at once
-     * if another replica holds it or the job needs no planning.
+     * if another replica holds it or the job needs no planning. An unavailable dependency (Redis, Kafka) pauses
+     * planning, which then resumes from the last recorded cursor (a task offered twice is harmless); only an
+     * outage longer than the budget fails the job, and if even that cannot be recorded, the recovery sweep
+     * resumes the plan later.
      */
     private void plan(String jobId) {
         try {
@@ -261,19 +286,34 @@ public final class JobService implements ResultSink, AutoCloseable {
                 return;
             }
             try (MetatileLock.Lease held = lease.get()) {
-                Optional<JobStatus> job = store.get(jobId).filter(j -> !j.state().isFinal() && !j.planningDone());
-                if (job.isPresent()) {
-                    planFrom(job.get());
-                }
+                outages.patiently(() -> {
+                    Optional<JobStatus> job = store.get(jobId).filter(j -> !j.state().isFinal() && !j.planningDone());
+                    if (job.isPresent()) {
+                        planFrom(job.get());
+                    }
+                    return job;
+                }, () -> LOG.info(() -> "planning job " + jobId + " waits for " + outages.current()));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             // Shutting down: the tasks queued so far stay recorded, and a coordinator that starts resumes the plan.
-        } catch (RuntimeException e) {
+        } catch (DependencyUnavailableException e) {
+            failPlan(jobId, "planning stopped: " + e.dependency() + " was unavailable for longer than the outage "
+                    + "budget of " + outages.budget() + ": " + e.getMessage());
+        } catch (Exception e) {
             LOG.log(Level.WARNING, "planning job " + jobId + " failed", e);
-            store.finish(jobId, JobState.FAILED, "planning failed: " + e.getMessage()).ifPresent(this::finished);
+            failPlan(jobId, "planning failed: " + e.getMessage());
         } finally {
             planning.remove(jobId);
+        }
+    }
+
+    private void failPlan(String jobId, String reason) {
+        try {
+            store.finish(jobId, JobState.FAILED, reason).ifPresent(this::finished);
+        } catch (DependencyUnavailableException e) {
+            LOG.warning(() -> "cannot record that job " + jobId + " failed (" + reason + "): " + e.getMessage()
+                    + "; the recovery sweep resumes its plan");
         }
     }
 
@@ -355,6 +395,9 @@ public final class JobService implements ResultSink, AutoCloseable {
             store.get(id).filter(job -> job.state().isFinal()).ifPresent(this::release);
         }
         for (String id : store.pendingEvents()) {
+            if (gate.passesOpen(id) > 0) {
+                continue; // a worker is still writing tiles of the job: its final event waits for them
+            }
             Optional<JobStatus> job = store.get(id);
             if (job.isPresent()) {
                 try {
@@ -377,7 +420,7 @@ public final class JobService implements ResultSink, AutoCloseable {
      * Describes the seeded tiles with a TileJSON document beside them, before the job is reported done, so
      * a client that sees the job succeed finds the document too.
      */
-    private Optional<String> writeTileJson(JobSpec spec) {
+    private Optional<String> writeTileJson(JobSpec spec) throws StoreUnavailableException {
         Optional<LayerInfo> layer = layers.find(spec.layer());
         if (spec.mode() == Mode.TRUNCATE || layer.isEmpty()) {
             return Optional.empty();
@@ -386,6 +429,8 @@ public final class JobService implements ResultSink, AutoCloseable {
             tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), TileJson.fileName(spec.format()),
                     TileJson.document(layer.get(), spec.tileMatrixSet(), spec.format()), "application/json");
             return Optional.empty();
+        } catch (StoreUnavailableException e) {
+            throw e;
         } catch (IOException e) {
             return Optional.of("cannot write the TileJSON document to " + tiles.describe() + ": " + e.getMessage());
         }
@@ -400,7 +445,14 @@ public final class JobService implements ResultSink, AutoCloseable {
                         + " tasks failed; first: " + first).ifPresent(this::finished);
                 return;
             }
-            Optional<String> metadataError = writeTileJson(job.spec());
+            Optional<String> metadataError;
+            try {
+                metadataError = writeTileJson(job.spec());
+            } catch (StoreUnavailableException e) {
+                // Not the job's fault: it stays RUNNING, and the next recovery sweep finishes it.
+                outages.down(Outages.dependencyOf(e), e.getMessage());
+                return;
+            }
             store.finish(jobId, metadataError.isPresent() ? JobState.FAILED : JobState.SUCCEEDED,
                     metadataError.orElse(null)).ifPresent(this::finished);
         });

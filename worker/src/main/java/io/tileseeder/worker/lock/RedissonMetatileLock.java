@@ -1,5 +1,6 @@
 package io.tileseeder.worker.lock;
 
+import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.MetatileLock;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -154,7 +155,8 @@ public final class RedissonMetatileLock implements MetatileLock {
      *
      * @throws InterruptedException if the thread is interrupted before or while waiting; a lock the
      *                              abandoned attempt takes afterwards is released at once
-     * @throws IllegalStateException if Redis does not answer or fails
+     * @throws io.tileseeder.port.DependencyUnavailableException if Redis does not answer or is unavailable
+     * @throws IllegalStateException if Redis fails otherwise
      */
     @Override
     public Optional<Lease> tryLock(String metatileKey, Duration wait) throws InterruptedException {
@@ -176,10 +178,12 @@ public final class RedissonMetatileLock implements MetatileLock {
             throw e;
         } catch (TimeoutException e) {
             abandon(attempt, lock, leaseId);
-            throw new IllegalStateException("Redis did not answer within " + responseTimeout + " beyond the lock wait "
-                    + "while locking " + lock.getName(), e);
+            throw new DependencyUnavailableException(RedisFailures.REDIS, "Redis did not answer within "
+                    + responseTimeout + " beyond the lock wait while locking " + lock.getName(), e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("could not lock " + lock.getName() + ": " + e.getCause(), e.getCause());
+            IllegalStateException failed = new IllegalStateException("could not lock " + lock.getName() + ": "
+                    + e.getCause(), e.getCause());
+            throw RedisFailures.classify(failed);
         }
         return acquired ? Optional.of(new RedissonLease(lock, leaseId)) : Optional.empty();
     }

@@ -84,7 +84,9 @@ public final class AckedProducer implements AutoCloseable {
      * Sends and waits for the broker's acknowledgement, at most {@code ackTimeout}.
      *
      * @param what names the message in the exception, e.g. {@code "result of job-1#7"}
-     * @throws KafkaException naming {@code what} and the cause if it was not acknowledged in time
+     * @throws io.tileseeder.port.DependencyUnavailableException naming {@code what} if Kafka could not be
+     *                                                             reached or did not acknowledge in time
+     * @throws KafkaException naming {@code what} and the cause if it was refused for good
      */
     public RecordMetadata send(String key, byte[] value, List<Header> headers, String what)
             throws InterruptedException {
@@ -96,16 +98,16 @@ public final class AckedProducer implements AutoCloseable {
             Thread.interrupted(); // the client re-sets the flag; the caller's way is InterruptedException
             throw new InterruptedException("interrupted sending " + what);
         } catch (KafkaException e) {
-            throw new KafkaException("cannot send " + what + " to " + config.topic() + ": " + e, e);
+            throw KafkaClients.failure("cannot send " + what + " to " + config.topic() + ": " + e, e);
         }
         try {
             return sent.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw new KafkaException("cannot send " + what + " to " + config.topic() + ": " + e.getCause(),
+            throw KafkaClients.failure("cannot send " + what + " to " + config.topic() + ": " + e.getCause(),
                     e.getCause());
         } catch (TimeoutException e) {
             // It may still arrive: a receiver sees it twice at worst, which the chain tolerates.
-            throw new KafkaException("no acknowledgement for " + what + " from " + config.topic() + " within "
+            throw KafkaClients.failure("no acknowledgement for " + what + " from " + config.topic() + " within "
                     + config.ackTimeout(), e);
         }
     }

@@ -1,5 +1,8 @@
 package io.tileseeder.worker.queue;
 
+import io.tileseeder.port.DependencyUnavailableException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -41,5 +44,22 @@ public final class KafkaClients {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(maxBlock.toMillis()));
         return p;
+    }
+
+    /** What {@link DependencyUnavailableException}s from Kafka adapters name. */
+    public static final String KAFKA = "Kafka";
+
+    /**
+     * A failure to reach Kafka that may pass (a broker restarting, a leader moving, no acknowledgement in time)
+     * as a {@link DependencyUnavailableException}; any other as a {@link KafkaException}, both with
+     * {@code message}.
+     */
+    public static RuntimeException failure(String message, Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof RetriableException || t instanceof java.util.concurrent.TimeoutException) {
+                return new DependencyUnavailableException(KAFKA, message, cause);
+            }
+        }
+        return new KafkaException(message, cause);
     }
 }

@@ -156,7 +156,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
     private final Config config;
     private final KafkaProducer<String, byte[]> producer;
     /** The first asynchronous send that failed; from then on offer and flush throw it. */
-    private final AtomicReference<KafkaException> sendFailure = new AtomicReference<>();
+    private final AtomicReference<RuntimeException> sendFailure = new AtomicReference<>();
     private final List<Fetcher> fetchers = new ArrayList<>();
     /** Records fetched by any consumer, not yet taken by {@link #poll}; never fuller than its capacity. */
     private final BlockingQueue<Delivery> handOff;
@@ -279,7 +279,9 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
      * Hands the task to the producer and returns without waiting for the broker's acknowledgement (see
      * {@link #flush}). False if the producer had no metadata or buffer room within {@code producerMaxBlock}.
      *
-     * @throws KafkaException if an earlier asynchronous send failed (the queue stays failed for producing)
+     * @throws io.tileseeder.port.DependencyUnavailableException if an earlier asynchronous send failed because
+     *         Kafka could not be reached, {@link KafkaException} if it failed for good; each failure is thrown
+     *         once, and the tasks offered since the last {@link #flush} may be lost: offer again from there
      */
     @Override
     public boolean offer(MetatileTask task, Duration timeout) throws InterruptedException {
@@ -317,13 +319,14 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
     private void sendFailed(MetatileTask task, Exception error) {
         // On the producer's I/O thread: keep the first failure, nothing more.
         if (sendFailure.get() == null) {
-            sendFailure.compareAndSet(null, new KafkaException("cannot produce task " + task.jobId() + "#"
+            sendFailure.compareAndSet(null, KafkaClients.failure("cannot produce task " + task.jobId() + "#"
                     + task.seq() + " to " + config.topic() + ": " + error, error));
         }
     }
 
+    /** Throws the first send failure since the last one thrown: the caller offers again from its last flush. */
     private void throwSendFailure() {
-        KafkaException failed = sendFailure.get();
+        RuntimeException failed = sendFailure.getAndSet(null);
         if (failed != null) {
             throw failed;
         }

@@ -3,8 +3,9 @@ package io.tileseeder.worker.task;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
+import io.tileseeder.outage.Outages;
+import io.tileseeder.port.JobGate;
 import io.tileseeder.port.ResultSink;
-import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
 import java.time.Duration;
@@ -17,7 +18,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -32,9 +32,14 @@ import java.util.logging.Logger;
  * published and it is rejected, so a poison task never blocks the job. A task whose metatile lock is busy is
  * released without counting against it beyond the delivery itself.
  *
- * <p>An unreachable store ({@link StoreUnavailableException}) is not the task's fault: the thread keeps the task
- * (renewing it) and tries again with backoff, for at most {@code outageWait}, instead of spending the task's
- * deliveries. While the store is down every slot fills with waiting tasks, so the worker stops fetching.
+ * <p>Final means final: before a task is rendered its job is entered through the {@link JobGate}; a job that is
+ * final or unknown drops the task (accepted, nothing rendered or written), and the pass of a job that is not is
+ * held until the task's tiles are stored, so the job's final event waits for them.
+ *
+ * <p>An unreachable dependency (Redis behind the gate or the locks, the store, Kafka for the result, an upstream
+ * WMS) is not the task's fault: the thread keeps the task (renewing it) and tries again with backoff, for at most
+ * the outage budget ({@link Outages#patiently}), instead of spending the task's deliveries. While a dependency
+ * is down every slot fills with waiting tasks, so the worker stops fetching.
  *
  * <p>{@link #close} drains: no task is taken any more, and the metatiles being rendered or stored are finished
  * and reported for at most {@code drainTimeout}; what is still at work then is interrupted and given back.
@@ -45,16 +50,13 @@ public final class TaskWorkers implements AutoCloseable {
     private static final Duration POLL = Duration.ofMillis(200);
     /** How long {@link #close} waits, after the drain, for interrupted threads to give back their tasks. */
     private static final Duration GIVE_BACK = Duration.ofSeconds(10);
-    /** Pauses between tries while the store is unavailable: doubling up to the longest, well inside a lease. */
-    private static final Duration FIRST_OUTAGE_PAUSE = Duration.ofMillis(500);
-    private static final Duration LONGEST_OUTAGE_PAUSE = Duration.ofSeconds(8);
 
     private final TaskQueue queue;
     private final MetatileProcessor processor;
     private final ResultSink results;
-    private final Predicate<String> jobCancelled;
+    private final JobGate gate;
     private final int maxDeliveries;
-    private final Duration outageWait;
+    private final Outages outages;
     private final Duration drainTimeout;
     private final WorkerMetrics metrics;
     private final List<Thread> threads = new ArrayList<>();
@@ -66,13 +68,13 @@ public final class TaskWorkers implements AutoCloseable {
      * @param threads       metatiles rendered and encoded at once (default: 2 × cores)
      * @param storeThreads  metatiles being stored at once
      * @param maxDeliveries how often a failing task is tried before it is recorded FAILED
-     * @param jobCancelled  tells whether a job was cancelled, so its remaining tasks are dropped
-     * @param outageWait    how long a task waits for an unavailable store before it counts as failed
+     * @param gate          lets tasks of jobs that are neither final nor unknown through, and holds back their
+     *                      final events while their tiles are being written
+     * @param outages       how long a task waits for an unavailable dependency before it counts as failed
      * @param drainTimeout  how long {@link #close} lets the metatiles at work finish before it interrupts them
      */
-    public TaskWorkers(TaskQueue queue, MetatileProcessor processor, ResultSink results,
-                       Predicate<String> jobCancelled, int threads, int storeThreads, int maxDeliveries,
-                       Duration outageWait, Duration drainTimeout) {
+    public TaskWorkers(TaskQueue queue, MetatileProcessor processor, ResultSink results, JobGate gate,
+                       int threads, int storeThreads, int maxDeliveries, Outages outages, Duration drainTimeout) {
         if (threads < 1 || storeThreads < 1 || maxDeliveries < 1) {
             throw new IllegalArgumentException("need at least one thread of each stage and one delivery");
         }
@@ -88,9 +90,9 @@ public final class TaskWorkers implements AutoCloseable {
         this.queue = queue;
         this.processor = processor;
         this.results = results;
-        this.jobCancelled = jobCancelled;
+        this.gate = gate;
         this.maxDeliveries = maxDeliveries;
-        this.outageWait = outageWait;
+        this.outages = outages;
         this.drainTimeout = drainTimeout;
         this.metrics = processor.metrics();
         for (int i = 0; i < threads; i++) {
@@ -137,15 +139,10 @@ public final class TaskWorkers implements AutoCloseable {
             taken.release();
             return;
         }
-        if (jobCancelled.test(task.jobId())) {
-            metrics.dropped();
-            taken.accept();
-            return;
-        }
         TaskDelivery delivery = new Counted(taken);
-        Optional<MetatileProcessor.Prepared> prepared;
+        Optional<JobGate.Pass> entered;
         try {
-            prepared = patiently(delivery, () -> processor.prepare(task));
+            entered = patiently(delivery, () -> gate.enter(task.jobId()));
         } catch (InterruptedException e) {
             delivery.release();
             throw e;
@@ -153,7 +150,27 @@ public final class TaskWorkers implements AutoCloseable {
             failed(delivery, e);
             return;
         }
+        if (entered.isEmpty()) {
+            // The job is final or unknown: nothing of it is rendered or written any more.
+            metrics.dropped();
+            taken.accept();
+            return;
+        }
+        JobGate.Pass pass = entered.get();
+        Optional<MetatileProcessor.Prepared> prepared;
+        try {
+            prepared = patiently(delivery, () -> processor.prepare(task));
+        } catch (InterruptedException e) {
+            pass.close();
+            delivery.release();
+            throw e;
+        } catch (Exception e) {
+            pass.close();
+            failed(delivery, e);
+            return;
+        }
         if (prepared.isEmpty()) {
+            pass.close();
             delivery.release();
             return;
         }
@@ -161,29 +178,37 @@ public final class TaskWorkers implements AutoCloseable {
             storeSlots.acquire();
         } catch (InterruptedException e) {
             processor.abandon(prepared.get());
+            pass.close();
             delivery.release();
             throw e;
         }
         try {
-            storeStage.execute(() -> store(delivery, prepared.get()));
+            storeStage.execute(() -> store(delivery, pass, prepared.get()));
         } catch (RejectedExecutionException e) {
             // Shutting down between taking the slot and handing over: give the task back untouched.
             storeSlots.release();
             processor.abandon(prepared.get());
+            pass.close();
             delivery.release();
         }
     }
 
-    private void store(TaskDelivery delivery, MetatileProcessor.Prepared prepared) {
+    private void store(TaskDelivery delivery, JobGate.Pass pass, MetatileProcessor.Prepared prepared) {
         try {
             TileCounts counts;
             try {
                 counts = patiently(delivery, () -> processor.store(prepared));
-            } catch (StoreUnavailableException | InterruptedException e) {
+            } catch (Exception e) {
                 processor.abandon(prepared); // the store kept the lock for another try: give it up now
                 throw e;
+            } finally {
+                pass.close(); // every tile of the task is written, or none will be by this delivery
             }
-            results.publish(TaskResult.succeeded(delivery.task(), counts));
+            TaskResult result = TaskResult.succeeded(delivery.task(), counts);
+            patiently(delivery, () -> {
+                results.publish(result);
+                return result;
+            });
             metrics.tiles(counts);
             delivery.accept();
         } catch (InterruptedException e) {
@@ -200,36 +225,12 @@ public final class TaskWorkers implements AutoCloseable {
         }
     }
 
-    /** A step that may find the store unavailable. */
-    @FunctionalInterface
-    private interface StoreStep<T> {
-        T run() throws Exception;
-    }
-
     /**
-     * Runs {@code step}, and while it finds the store unavailable, keeps the task (renewing it) and tries again
-     * with backoff, for at most {@code outageWait}; then the last {@link StoreUnavailableException} is thrown.
+     * Runs {@code step} under the outage policy, renewing the task while a dependency is unavailable; while
+     * closing, an unavailable dependency is not waited for.
      */
-    private <T> T patiently(TaskDelivery delivery, StoreStep<T> step) throws Exception {
-        long deadline = System.nanoTime() + outageWait.toNanos();
-        Duration pause = FIRST_OUTAGE_PAUSE;
-        while (true) {
-            try {
-                return step.run();
-            } catch (StoreUnavailableException e) {
-                if (!running || System.nanoTime() + pause.toNanos() > deadline) {
-                    throw e;
-                }
-                if (pause.equals(FIRST_OUTAGE_PAUSE)) {
-                    LOG.warning(() -> "the store is unavailable, holding " + delivery.task().metatileKey()
-                            + " until it is back: " + e.getMessage());
-                }
-                delivery.renew();
-                Thread.sleep(pause);
-                pause = pause.multipliedBy(2).compareTo(LONGEST_OUTAGE_PAUSE) > 0 ? LONGEST_OUTAGE_PAUSE
-                        : pause.multipliedBy(2);
-            }
-        }
+    private <T> T patiently(TaskDelivery delivery, Outages.Step<T> step) throws Exception {
+        return outages.patiently(step, delivery::renew, () -> running);
     }
 
     /**

@@ -52,7 +52,8 @@ final class WmsAnswer {
             throws WmsException {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
         if (status >= 500) {
-            throw new WmsException(what + " answered HTTP " + status + message(type, body), true, null);
+            boolean unavailable = status == 502 || status == 503 || status == 504;
+            throw new WmsException(what + " answered HTTP " + status + message(type, body), true, unavailable, null);
         }
         if (status < 200 || status >= 300) {
             throw new WmsException(what + " answered HTTP " + status + message(type, body), false, null);

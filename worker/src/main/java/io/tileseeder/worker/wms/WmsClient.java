@@ -1,5 +1,6 @@
 package io.tileseeder.worker.wms;
 
+import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.worker.RetryPolicy;
 import io.tileseeder.worker.layer.WmsSourceConfig;
 import java.awt.image.BufferedImage;
@@ -100,6 +101,8 @@ public final class WmsClient {
      *
      * @throws WmsException naming the upstream, the URL and what it answered instead of a {@code width × height}
      *                      image
+     * @throws DependencyUnavailableException when the last try found the upstream unreachable or not serving
+     *                                        (I/O error, timeout, 502, 503, 504): an outage, not the task's fault
      */
     public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height)
             throws WmsException, InterruptedException {
@@ -129,8 +132,12 @@ public final class WmsClient {
             } catch (WmsException e) {
                 upstream(source).failures().increment();
                 if (!e.retryable() || attempt >= retry.maxAttempts()) {
-                    throw attempt == 1 ? e
+                    WmsException last = attempt == 1 ? e
                             : new WmsException(e.getMessage() + " (after " + attempt + " tries)", false, e);
+                    if (e.unreachable()) {
+                        throw new DependencyUnavailableException("the WMS " + source.upstream(), last.getMessage(), last);
+                    }
+                    throw last;
                 }
                 int tries = attempt;
                 LOG.fine(() -> "try " + tries + " failed, trying again: " + e.getMessage());
@@ -162,8 +169,8 @@ public final class WmsClient {
                 case WmsException wms -> throw wms;
                 case InterruptedIOException timeout -> throw new WmsException(what + " timed out (connect "
                         + source.connectTimeout().toMillis() + " ms, whole request " + source.timeout().toMillis()
-                        + " ms): " + timeout.getMessage(), true, timeout);
-                case IOException io -> throw new WmsException(what + " failed: " + io, true, io);
+                        + " ms): " + timeout.getMessage(), true, true, timeout);
+                case IOException io -> throw new WmsException(what + " failed: " + io, true, true, io);
                 case RuntimeException runtime -> throw runtime;
                 case Error error -> throw error;
                 default -> throw new IllegalStateException(e.getCause());

@@ -8,7 +8,9 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
+import io.tileseeder.outage.Outages;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.JobGate;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TaskDelivery;
@@ -24,6 +26,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,7 +97,7 @@ class TaskWorkersTest {
     void aTaskThatAlwaysFailsIsTriedMaxDeliveriesTimesThenRecordedFailedAndRejected() throws Exception {
         MetatileTask task = tasks("broken", 0, 0).getFirst();
         CountDownLatch verdict = log.latchFor("reject 0");
-        start(2, 1, MAX_DELIVERIES, id -> false);
+        start(2, 1, MAX_DELIVERIES, WorkerFixtures.openGate());
 
         queue.publish(task);
 
@@ -121,7 +124,7 @@ class TaskWorkersTest {
         List<MetatileTask> tasks = tasks("box", 0, 3);
         assertThat(tasks).hasSize(7);
         CountDownLatch accepted = log.latchForPrefix("accept ", tasks.size());
-        start(2, 1, MAX_DELIVERIES, id -> false);
+        start(2, 1, MAX_DELIVERIES, WorkerFixtures.openGate());
 
         for (MetatileTask task : tasks) {
             queue.publish(task); // blocks while the bounded queue is full
@@ -162,7 +165,7 @@ class TaskWorkersTest {
         Path blocked = tiles.resolve("box/WebMercatorQuad/0/0/0.png");
         Files.createDirectories(blocked.resolve("in-the-way"));
         CountDownLatch verdict = log.latchFor("reject 0");
-        start(2, 2, MAX_DELIVERIES, id -> false);
+        start(2, 2, MAX_DELIVERIES, WorkerFixtures.openGate());
 
         queue.publish(task);
 
@@ -187,7 +190,7 @@ class TaskWorkersTest {
         MetatileLock.Lease held = lock.tryLock(task.metatileKey(), Duration.ZERO).orElseThrow();
         CountDownLatch manyTries = log.latchFor("release 0", MAX_DELIVERIES + 2);
         CountDownLatch accepted = log.latchFor("accept 0");
-        start(1, 1, MAX_DELIVERIES, id -> false, Duration.ofMillis(10));
+        start(1, 1, MAX_DELIVERIES, WorkerFixtures.openGate(), Duration.ofMillis(10));
 
         queue.publish(task);
         assertThat(manyTries.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("released while locked; log %s", log)
@@ -205,10 +208,10 @@ class TaskWorkersTest {
     }
 
     @Test
-    void aCancelledJobsTasksAreAcceptedWithoutWork() throws Exception {
+    void aFinalOrUnknownJobsTasksAreAcceptedWithoutWork() throws Exception {
         List<MetatileTask> tasks = tasks("box", 0, 1);
         CountDownLatch accepted = log.latchForPrefix("accept ", tasks.size());
-        start(2, 1, MAX_DELIVERIES, "job-box"::equals);
+        start(2, 1, MAX_DELIVERIES, WorkerFixtures.openGate().close("job-box"));
 
         for (MetatileTask task : tasks) {
             queue.publish(task);
@@ -221,14 +224,63 @@ class TaskWorkersTest {
     }
 
     @Test
+    void aPassOfTheJobIsHeldWhileTheTilesAreStoredAndClosedBeforeTheResult() throws Exception {
+        MetatileTask task = tasks("box", 0, 0).getFirst();
+        WorkerFixtures.TestGate gate = WorkerFixtures.openGate();
+        List<Long> openWhileStoring = new CopyOnWriteArrayList<>();
+        List<Long> openAtResult = new CopyOnWriteArrayList<>();
+        TileStore store = new ForwardingStore(new FileTileStore(tiles)) {
+            @Override
+            public void write(Collection<EncodedTile> written) throws IOException {
+                openWhileStoring.add(gate.passesOpen(task.jobId()));
+                super.write(written);
+            }
+        };
+        ResultSink results = result -> {
+            openAtResult.add(gate.passesOpen(result.jobId()));
+            sink.publish(result);
+        };
+        CountDownLatch accepted = log.latchFor("accept 0");
+        started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), results, gate, 1, 1, MAX_DELIVERIES,
+                outages(Duration.ofSeconds(1)), DRAIN));
+
+        queue.publish(task);
+
+        assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("log %s", log).isTrue();
+        assertThat(openWhileStoring).isNotEmpty().containsOnly(1L);
+        assertThat(openAtResult).containsExactly(0L);
+        assertThat(gate.passesOpen(task.jobId())).isZero();
+    }
+
+    @Test
+    void aTaskWaitsOutAnUnavailableJobGateWithoutSpendingDeliveries() throws Exception {
+        MetatileTask task = tasks("box", 0, 0).getFirst();
+        // More failed entries than deliveries: were each one a failed try, the task would end FAILED.
+        WorkerFixtures.TestGate gate = WorkerFixtures.openGate().failNext(MAX_DELIVERIES + 1);
+        CountDownLatch accepted = log.latchFor("accept 0");
+        started.add(new TaskWorkers(queue, processor(WorkerFixtures.LOCK_WAIT), sink, gate, 1, 1, MAX_DELIVERIES,
+                outages(Duration.ofMinutes(1)), DRAIN));
+
+        queue.publish(task);
+
+        assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("log %s", log).isTrue();
+        assertThat(gate.entries.get()).isEqualTo(MAX_DELIVERIES + 2);
+        assertThat(log.entries()).first().isEqualTo("deliver 0 #1");
+        assertThat(log.entries()).filteredOn(entry -> entry.startsWith("deliver")).hasSize(1);
+        assertThat(log.entries()).contains("publish 0 SUCCEEDED").doesNotContain("release 0", "reject 0");
+        assertThat(WorkerFixtures.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+    }
+
+    @Test
     void aTaskWaitsOutAnUnavailableStoreRenewingItselfWithoutSpendingDeliveries() throws Exception {
         MetatileTask task = tasks("box", 0, 0).getFirst();
         // As many failed writes as deliveries: were each one a failed try, the task would end FAILED.
         OutageStore store = new OutageStore(new FileTileStore(tiles), MAX_DELIVERIES);
         CountDownLatch accepted = log.latchFor("accept 0");
         started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
-                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, id -> false, 1, 1, MAX_DELIVERIES,
-                Duration.ofSeconds(20), DRAIN));
+                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, WorkerFixtures.openGate(), 1, 1, MAX_DELIVERIES,
+                outages(Duration.ofSeconds(20)), DRAIN));
 
         queue.publish(task);
 
@@ -252,7 +304,7 @@ class TaskWorkersTest {
         OutageStore store = new OutageStore(new FileTileStore(tiles), Integer.MAX_VALUE);
         CountDownLatch verdict = log.latchFor("reject 0");
         started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
-                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, id -> false, 1, 1, 2, Duration.ZERO, DRAIN));
+                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, WorkerFixtures.openGate(), 1, 1, 2, outages(Duration.ZERO), DRAIN));
 
         queue.publish(task);
 
@@ -270,8 +322,8 @@ class TaskWorkersTest {
         GateStore store = new GateStore(new FileTileStore(tiles));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
-                WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, id -> false, 1, 1, MAX_DELIVERIES,
-                Duration.ofSeconds(1), Duration.ofSeconds(WAIT_SECONDS));
+                WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, WorkerFixtures.openGate(), 1, 1, MAX_DELIVERIES,
+                outages(Duration.ofSeconds(1)), Duration.ofSeconds(WAIT_SECONDS));
         started.add(workers);
         queue.publish(tasks.get(0));
         queue.publish(tasks.get(1));
@@ -297,8 +349,8 @@ class TaskWorkersTest {
         GateStore store = new GateStore(new FileTileStore(tiles));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
-                WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, id -> false, 1, 1, 1,
-                Duration.ofSeconds(1), Duration.ofMillis(100));
+                WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, WorkerFixtures.openGate(), 1, 1, 1,
+                outages(Duration.ofSeconds(1)), Duration.ofMillis(100));
         started.add(workers);
         queue.publish(task);
         assertThat(store.entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("checking; log %s", log).isTrue();
@@ -318,11 +370,11 @@ class TaskWorkersTest {
     @Test
     void needsAThreadOfEachStageAndADelivery() {
         MetatileProcessor processor = processor(WorkerFixtures.LOCK_WAIT);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 0, 1, 1, Duration.ofSeconds(1), DRAIN))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, WorkerFixtures.openGate(), 0, 1, 1, outages(Duration.ofSeconds(1)), DRAIN))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 0, 1, Duration.ofSeconds(1), DRAIN))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, WorkerFixtures.openGate(), 1, 0, 1, outages(Duration.ofSeconds(1)), DRAIN))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, id -> false, 1, 1, 0, Duration.ofSeconds(1), DRAIN))
+        assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, WorkerFixtures.openGate(), 1, 1, 0, outages(Duration.ofSeconds(1)), DRAIN))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -342,14 +394,17 @@ class TaskWorkersTest {
                 WorkerMetrics.unregistered());
     }
 
-    private void start(int threads, int storeThreads, int maxDeliveries, Predicate<String> cancelled) {
-        start(threads, storeThreads, maxDeliveries, cancelled, WorkerFixtures.LOCK_WAIT);
+    private void start(int threads, int storeThreads, int maxDeliveries, JobGate gate) {
+        start(threads, storeThreads, maxDeliveries, gate, WorkerFixtures.LOCK_WAIT);
     }
 
-    private void start(int threads, int storeThreads, int maxDeliveries, Predicate<String> cancelled,
-                       Duration lockWait) {
-        started.add(new TaskWorkers(queue, processor(lockWait), sink, cancelled, threads, storeThreads,
-                maxDeliveries, Duration.ofSeconds(1), DRAIN));
+    private void start(int threads, int storeThreads, int maxDeliveries, JobGate gate, Duration lockWait) {
+        started.add(new TaskWorkers(queue, processor(lockWait), sink, gate, threads, storeThreads,
+                maxDeliveries, outages(Duration.ofSeconds(1)), DRAIN));
+    }
+
+    private static Outages outages(Duration budget) {
+        return new Outages(budget, Clock.systemUTC());
     }
 
     /** Waits until {@code thread} is in {@code state} (it gets there in a moment, or the test times out). */

@@ -456,4 +456,55 @@ public final class WorkerFixtures {
         range.forEach(tiles::add);
         return tiles;
     }
+
+    /** A job gate that lets every job in. */
+    static TestGate openGate() {
+        return new TestGate();
+    }
+
+    /**
+     * A job gate for tests: jobs named {@link #close closed} (final) turn workers away, {@link #failNext} makes the
+     * next entries find it unavailable, and it counts the passes open per job.
+     */
+    static final class TestGate implements io.tileseeder.port.JobGate {
+        private final Set<String> closed = ConcurrentHashMap.newKeySet();
+        private final Map<String, AtomicInteger> open = new ConcurrentHashMap<>();
+        private final AtomicInteger unavailable = new AtomicInteger();
+        final AtomicInteger entries = new AtomicInteger();
+
+        TestGate close(String jobId) {
+            closed.add(jobId);
+            return this;
+        }
+
+        TestGate failNext(int times) {
+            unavailable.set(times);
+            return this;
+        }
+
+        @Override
+        public Optional<Pass> enter(String jobId) {
+            entries.incrementAndGet();
+            if (unavailable.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new io.tileseeder.port.DependencyUnavailableException("Redis", "Redis is restarting", null);
+            }
+            if (closed.contains(jobId)) {
+                return Optional.empty();
+            }
+            AtomicInteger count = open.computeIfAbsent(jobId, id -> new AtomicInteger());
+            count.incrementAndGet();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            return Optional.of(() -> {
+                if (done.compareAndSet(false, true)) {
+                    count.decrementAndGet();
+                }
+            });
+        }
+
+        @Override
+        public long passesOpen(String jobId) {
+            AtomicInteger count = open.get(jobId);
+            return count == null ? 0 : count.get();
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator;
 
+import io.tileseeder.coordinator.health.Monitored;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
@@ -8,7 +9,7 @@ import io.tileseeder.worker.layer.LayerCatalogConfig;
  * What the REST API and the command line run on: the embedded engine (coordinator and workers in this JVM) or
  * a distributed coordinator (workers elsewhere, state in Redis, tasks on Kafka). Chosen by {@code seeder.mode}.
  */
-public interface Engine extends AutoCloseable {
+public interface Engine extends Monitored, AutoCloseable {
 
     JobService jobs();
 

@@ -7,6 +7,7 @@ import io.tileseeder.coordinator.distributed.DistributedCoordinator;
 import io.tileseeder.coordinator.distributed.DistributedWorker;
 import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.health.Monitored;
 import io.tileseeder.job.JobLimits;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
@@ -41,6 +42,11 @@ public class Engines {
             engine = open(settings());
         }
         return engine;
+    }
+
+    /** The engine or worker running, for health. */
+    public synchronized Optional<Monitored> monitored() {
+        return Optional.ofNullable(engine != null ? engine : worker);
     }
 
     /** Whether an engine or a worker runs: what readiness reports. */

@@ -46,4 +46,12 @@ public interface TileStore {
 
     /** Where tiles go, for people: a folder or a URL. */
     String describe();
+
+    /**
+     * Checks, quickly and without writing, that the store answers now: what readiness reports.
+     *
+     * @throws StoreUnavailableException if it cannot be reached
+     * @throws IOException               if it answers but cannot hold tiles (a bucket or folder gone)
+     */
+    void probe() throws IOException;
 }

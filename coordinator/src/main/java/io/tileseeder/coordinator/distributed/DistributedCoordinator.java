@@ -1,5 +1,7 @@
 package io.tileseeder.coordinator.distributed;
 
+import java.util.ArrayList;
+import java.util.List;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.coordinator.Engine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
@@ -32,6 +34,7 @@ public final class DistributedCoordinator implements Engine {
     private final LayerCatalogConfig catalog;
     private final TileStore store;
     private final JobService jobs;
+    private final KafkaResultConsumer results;
 
     private DistributedCoordinator(EngineSettings settings, ClusterSettings cluster, Services services,
                                    MeterRegistry registry) {
@@ -47,7 +50,7 @@ public final class DistributedCoordinator implements Engine {
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
             KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
         }
-        KafkaResultConsumer results = services.add(new KafkaResultConsumer(KafkaResultConsumer.Config
+        this.results = services.add(new KafkaResultConsumer(KafkaResultConsumer.Config
                 .defaults(cluster.kafkaBootstrap()).withTopic(cluster.resultsTopic())
                 .withGroupId(cluster.coordinatorGroup()), jobs::publishAll));
         results.start();
@@ -73,6 +76,20 @@ public final class DistributedCoordinator implements Engine {
     @Override
     public TileStore store() {
         return store;
+    }
+
+    @Override
+    public Map<String, Probe> dependencies() {
+        return services.probes();
+    }
+
+    @Override
+    public List<String> deadLoops() {
+        List<String> dead = new ArrayList<>(jobs.deadLoops());
+        if (!results.alive()) {
+            dead.add("the Kafka task results consumer");
+        }
+        return dead;
     }
 
     @Override

@@ -1,5 +1,9 @@
 package io.tileseeder.coordinator.distributed;
 
+import io.tileseeder.coordinator.health.Monitored;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.port.TileStore;
@@ -18,12 +22,13 @@ import io.tileseeder.worker.task.TaskWorkers;
  * accepts the task. Bounded: {@code workerThreads} render at once, {@code ioThreads} store at once, and the
  * share consumers hold at most a small batch each.
  */
-public final class DistributedWorker implements AutoCloseable {
+public final class DistributedWorker implements Monitored, AutoCloseable {
 
     private final Services services;
     private final LayerCatalogConfig catalog;
     private final TileStore store;
     private final TaskWorkers workers;
+    private final KafkaTaskQueue tasks;
 
     private DistributedWorker(EngineSettings settings, ClusterSettings cluster, Services services,
                               MeterRegistry registry) {
@@ -31,7 +36,7 @@ public final class DistributedWorker implements AutoCloseable {
         this.catalog = services.layers();
         this.store = services.store();
         KafkaResultSink results = services.add(new KafkaResultSink(services.producerTo(cluster.resultsTopic())));
-        KafkaTaskQueue tasks = services.tasks(cluster.consumers());
+        this.tasks = services.tasks(cluster.consumers());
         WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
         MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, wms), store, services.locks(),
                 settings.lockWait(), new WorkerMetrics(registry).watch(store).watch(catalog, wms));
@@ -43,6 +48,19 @@ public final class DistributedWorker implements AutoCloseable {
     /** Connects to Kafka, Redis and the store, and starts taking tasks; its meters go to {@code registry}. */
     public static DistributedWorker start(EngineSettings settings, ClusterSettings cluster, MeterRegistry registry) {
         return Services.open(settings, cluster, services -> new DistributedWorker(settings, cluster, services, registry));
+    }
+
+    @Override
+    public Map<String, Probe> dependencies() {
+        return services.probes();
+    }
+
+    @Override
+    public List<String> deadLoops() {
+        List<String> dead = new ArrayList<>();
+        tasks.consumerFailure().ifPresent(failure -> dead.add("a Kafka task consumer: " + failure));
+        workers.deadThreads().forEach(thread -> dead.add("worker thread " + thread));
+        return dead;
     }
 
     public TileStore store() {

@@ -1,6 +1,7 @@
 package io.tileseeder.coordinator.distributed;
 
 import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.health.Monitored;
 import io.tileseeder.coordinator.job.RedisJobGate;
 import io.tileseeder.coordinator.job.RedisJobStore;
 import io.tileseeder.outage.Outages;
@@ -16,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +42,8 @@ final class Services implements AutoCloseable {
      * so when a worker dies its metatile locks are free before its tasks are delivered again.
      */
     private static final Duration LOCK_WATCHDOG = Duration.ofSeconds(10);
+    /** How long a readiness probe waits for a dependency's answer. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     /** A service the process cannot work without did not answer. */
     static final class Unreachable extends RuntimeException {
@@ -56,6 +60,7 @@ final class Services implements AutoCloseable {
     private RedisJobStore records;
     private RedisJobGate gate;
     private Outages outages;
+    private Admin probeAdmin;
 
     private Services(ClusterSettings cluster) {
         this.cluster = cluster;
@@ -163,6 +168,42 @@ final class Services implements AutoCloseable {
         } catch (UncheckedIOException e) {
             throw new Unreachable("cannot open the store " + settings.store() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Quick checks of Kafka, Redis and the store, for readiness; each also lists or clears its dependency's
+     * outage, so that jobs show what they wait for.
+     */
+    Map<String, Monitored.Probe> probes() {
+        return Map.of(
+                Monitored.KAFKA, watched(Monitored.KAFKA, () -> probeAdmin().describeCluster().nodes()
+                        .get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)),
+                Monitored.REDIS, watched(Monitored.REDIS, () -> redis.getBucket(cluster.keyPrefix() + "probe")
+                        .isExistsAsync().toCompletableFuture().get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)),
+                Monitored.STORE, watched(Outages.OBJECT_STORE, store::probe));
+    }
+
+    private Monitored.Probe watched(String dependency, Monitored.Probe probe) {
+        return () -> {
+            try {
+                probe.check();
+                outages.up(dependency);
+            } catch (Exception e) {
+                outages.down(dependency, rootMessage(e));
+                throw e;
+            }
+        };
+    }
+
+    private synchronized Admin probeAdmin() {
+        if (probeAdmin == null) {
+            Properties p = new Properties();
+            p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.kafkaBootstrap());
+            p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, Long.toString(PROBE_TIMEOUT.toMillis()));
+            p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(PROBE_TIMEOUT.toMillis()));
+            probeAdmin = add(Admin.create(p));
+        }
+        return probeAdmin;
     }
 
     /** Closes {@code resource} with the others, in reverse order of opening. */

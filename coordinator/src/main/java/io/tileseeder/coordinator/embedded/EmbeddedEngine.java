@@ -1,5 +1,8 @@
 package io.tileseeder.coordinator.embedded;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import io.tileseeder.outage.Outages;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -85,6 +88,18 @@ public final class EmbeddedEngine implements Engine {
     @Override
     public JobService jobs() {
         return jobs;
+    }
+
+    @Override
+    public Map<String, Probe> dependencies() {
+        return Map.of(STORE, store::probe);
+    }
+
+    @Override
+    public List<String> deadLoops() {
+        List<String> dead = new ArrayList<>(jobs.deadLoops());
+        workers.deadThreads().forEach(thread -> dead.add("worker thread " + thread));
+        return dead;
     }
 
     public WorkerMetrics metrics() {

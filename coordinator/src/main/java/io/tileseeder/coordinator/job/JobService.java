@@ -39,6 +39,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -92,6 +93,9 @@ public final class JobService implements ResultSink, AutoCloseable {
     private final ConcurrentMap<String, Set<CompletableFuture<JobStatus>>> waiting = new ConcurrentHashMap<>();
     private final AtomicInteger waiters = new AtomicInteger();
     private final JobMetrics metrics;
+    private volatile boolean closed;
+    /** The periodic loops, by what they are called in liveness. */
+    private final Map<String, ScheduledFuture<?>> loops;
 
     /**
      * @param events       where finished jobs are announced
@@ -134,10 +138,11 @@ public final class JobService implements ResultSink, AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        housekeeping.scheduleWithFixedDelay(guarded("recovery", this::recover), 0, recoverEvery.toMillis(),
-                TimeUnit.MILLISECONDS);
-        housekeeping.scheduleWithFixedDelay(guarded("sweep", this::sweep), SWEEP_EVERY.toMillis(),
-                SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        this.loops = Map.of(
+                "the coordinator's recovery", housekeeping.scheduleWithFixedDelay(guarded("recovery", this::recover),
+                        0, recoverEvery.toMillis(), TimeUnit.MILLISECONDS),
+                "the coordinator's sweep and outbox", housekeeping.scheduleWithFixedDelay(guarded("sweep", this::sweep),
+                        SWEEP_EVERY.toMillis(), SWEEP_EVERY.toMillis(), TimeUnit.MILLISECONDS));
     }
 
     /**
@@ -215,6 +220,15 @@ public final class JobService implements ResultSink, AutoCloseable {
         }
         store.finish(id, JobState.CANCELLED, "cancelled").ifPresent(this::finished);
         return store.get(id);
+    }
+
+    /** Which of the service's periodic loops stopped (an error escaped one): each must run until closed. */
+    public List<String> deadLoops() {
+        if (closed) {
+            return List.of();
+        }
+        return loops.entrySet().stream().filter(loop -> loop.getValue().isDone()).map(Map.Entry::getKey).sorted()
+                .toList();
     }
 
     /** The dependencies this coordinator finds unreachable now, longest first: what unfinished jobs wait for. */
@@ -473,6 +487,7 @@ public final class JobService implements ResultSink, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         housekeeping.shutdownNow();
         planners.shutdownNow();
     }

@@ -128,6 +128,11 @@ public final class KafkaResultConsumer implements AutoCloseable {
         return config;
     }
 
+    /** False once the consumer's thread has stopped although the consumer was started and is not closing. */
+    public boolean alive() {
+        return !started.get() || closing.get() || thread.isAlive();
+    }
+
     public void start() {
         if (!started.compareAndSet(false, true)) {
             throw new IllegalStateException("already started");

@@ -346,6 +346,12 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         return Optional.of(next);
     }
 
+    /** Why a share consumer of this queue stopped while the queue is open; empty while they all run. */
+    public Optional<String> consumerFailure() {
+        Throwable failed = failure.get();
+        return failed == null || closing.get() ? Optional.empty() : Optional.of(String.valueOf(failed));
+    }
+
     private void ensureOpen() {
         Throwable failed = failure.get();
         if (failed != null) {

@@ -43,6 +43,13 @@ public final class FileTileStore implements TileStore {
         this.root = root.toAbsolutePath().normalize();
     }
 
+    @Override
+    public void probe() throws IOException {
+        if (!Files.isDirectory(root) || !Files.isWritable(root)) {
+            throw new IOException("the tile folder " + root + " is missing or not writable");
+        }
+    }
+
     public Path root() {
         return root;
     }

@@ -99,6 +99,9 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     private final Options options;
     private final Semaphore inFlight;
     private final OkHttpClient httpClient;
+    /** How long {@link #probe} waits for an answer. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+
     private final MinioAsyncClient client;
     private final LongAdder retries = new LongAdder();
 
@@ -315,6 +318,24 @@ public final class S3TileStore implements TileStore, AutoCloseable {
                     }
                     return response;
                 });
+    }
+
+    @Override
+    public void probe() throws IOException {
+        boolean exists;
+        try {
+            exists = client.bucketExists(BucketExistsArgs.builder().bucket(location.bucket()).build())
+                    .get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted probing " + describe());
+        } catch (Exception e) {
+            throw new StoreUnavailableException(describe() + " did not answer within " + PROBE_TIMEOUT.toSeconds()
+                    + " s: " + e, e);
+        }
+        if (!exists) {
+            throw new IOException("the bucket of " + describe() + " does not exist");
+        }
     }
 
     private void ensureBucket() throws IOException {

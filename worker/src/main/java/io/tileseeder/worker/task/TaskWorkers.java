@@ -107,6 +107,14 @@ public final class TaskWorkers implements AutoCloseable {
         return threads.size();
     }
 
+    /** The worker threads that died while the workers run (none ever should: each loop survives its errors). */
+    public List<String> deadThreads() {
+        if (!running) {
+            return List.of();
+        }
+        return threads.stream().filter(thread -> !thread.isAlive()).map(Thread::getName).toList();
+    }
+
     private void run() {
         while (running) {
             try {

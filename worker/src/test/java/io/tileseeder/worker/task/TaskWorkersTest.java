@@ -561,6 +561,11 @@ class TaskWorkersTest {
         }
 
         @Override
+        public void probe() throws IOException {
+            delegate.probe();
+        }
+
+        @Override
         public Optional<Instant> lastModified(TileKey key) throws IOException {
             return delegate.lastModified(key);
         }

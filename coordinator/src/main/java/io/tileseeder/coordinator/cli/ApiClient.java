@@ -236,5 +236,13 @@ final class ApiClient implements AutoCloseable {
         int status() {
             return status;
         }
+
+        /**
+         * Whether the server was unreachable or said it cannot serve now (502, 503, 504: restarting, or waiting for
+         * its own dependencies), so that asking again later may succeed.
+         */
+        boolean unavailable() {
+            return status == 0 || status == 502 || status == 503 || status == 504;
+        }
     }
 }

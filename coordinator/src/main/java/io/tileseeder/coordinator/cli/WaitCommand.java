@@ -27,6 +27,11 @@ final class WaitCommand implements Callable<Integer> {
 
     /** The longest single long-poll: also how often a progress line is printed. Within the server's max-wait. */
     static final Duration POLL = Duration.ofMinutes(1);
+    /** Pauses while the server cannot be reached or is unavailable: doubling up to the longest. */
+    private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(16);
+    /** How long a server that answered before may stay unavailable before waiting gives up. */
+    private static final Duration OUTAGE_BUDGET = Duration.ofMinutes(10);
 
     private final String token;
 
@@ -86,18 +91,43 @@ final class WaitCommand implements Callable<Integer> {
      * Long-polls the job until it is final or {@code limit} (if any) has passed, printing its progress to
      * {@code err} after every poll that did not end it; returns the exit status.
      *
-     * @throws ApiClient.ApiException when a poll is refused or does not reach the server
+     * @throws ApiClient.ApiException when a poll is refused, or the server never answered; a server that answered
+     *                                before and is now unreachable or unavailable (502, 503, 504: restarting,
+     *                                or waiting out an outage) is asked again with backoff, until {@code limit}
+     *                                or for at most 10 minutes
      */
     static int await(ApiClient api, String id, Duration limit, String limitText, PrintWriter err)
             throws ApiClient.ApiException, InterruptedException {
         Instant deadline = limit == null ? null : Instant.now().plus(limit);
+        Duration pause = FIRST_PAUSE;
+        boolean answered = false;
+        Instant unavailableSince = null;
         while (true) {
             Duration poll = POLL;
             if (deadline != null) {
                 Duration left = Duration.between(Instant.now(), deadline);
                 poll = left.compareTo(poll) < 0 ? left : poll;
             }
-            JobView job = api.await(id, poll);
+            JobView job;
+            try {
+                job = api.await(id, poll);
+                pause = FIRST_PAUSE;
+                unavailableSince = null;
+                answered = true;
+            } catch (ApiClient.ApiException e) {
+                Instant now = Instant.now();
+                unavailableSince = unavailableSince == null ? now : unavailableSince;
+                if (!answered || !e.unavailable() || deadline != null && !now.plus(pause).isBefore(deadline)
+                        || Duration.between(unavailableSince, now).compareTo(OUTAGE_BUDGET) > 0) {
+                    throw e;
+                }
+                // The server restarting, or waiting out an outage of its own: a pause, not the job's end.
+                err.println("job " + id + ": " + e.getMessage() + "; asking again in " + pause.toSeconds() + " s");
+                err.flush();
+                Thread.sleep(pause);
+                pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+                continue;
+            }
             if (job.state().isFinal()) {
                 err.println("job " + job.id() + " " + job.state() + ": " + outcome(job));
                 if (job.state() != io.tileseeder.job.JobState.SUCCEEDED) {

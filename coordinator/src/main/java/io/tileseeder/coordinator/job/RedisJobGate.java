@@ -6,7 +6,9 @@ import io.tileseeder.job.JobState;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.worker.lock.RedisFailures;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -116,8 +118,8 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
     /** Extends every pass this process holds, one script per job, all in one round trip. */
     private void renewAll() {
         try {
-            Map<String, List<String>> byJob = new java.util.HashMap<>();
-            held.forEach((pass, job) -> byJob.computeIfAbsent(job, id -> new java.util.ArrayList<>()).add(pass));
+            Map<String, List<String>> byJob = new HashMap<>();
+            held.forEach((pass, job) -> byJob.computeIfAbsent(job, id -> new ArrayList<>()).add(pass));
             if (byJob.isEmpty()) {
                 return;
             }

@@ -143,6 +143,16 @@ final class Cluster implements AutoCloseable {
         return submit("{\"layer\":\"world\",\"zoom\":{\"min\":" + minZoom + ",\"max\":" + maxZoom + "}}");
     }
 
+    /** Cancels the job; its status then. */
+    JsonNode cancel(String job) throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/jobs/" + job))
+                .header("Authorization", "Bearer " + token).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("cancel answered " + response.statusCode() + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+
     String submit(String body) throws IOException, InterruptedException {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/jobs"))
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
@@ -214,9 +224,19 @@ final class Cluster implements AutoCloseable {
 
     /** Every job event on the events topic so far, in order. */
     List<JobEvent> events() {
+        return eventRecords().stream().map(record -> KafkaJobEventSink.read(record.value())).toList();
+    }
+
+    /** When each of the job's events was produced (the records' timestamps), in order. */
+    List<Instant> eventTimes(String job) {
+        return eventRecords().stream().filter(record -> KafkaJobEventSink.read(record.value()).jobId().equals(job))
+                .map(record -> Instant.ofEpochMilli(record.timestamp())).toList();
+    }
+
+    private List<ConsumerRecord<String, byte[]>> eventRecords() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, required("SEEDER_KAFKA_BOOTSTRAP"));
-        List<JobEvent> events = new ArrayList<>();
+        List<ConsumerRecord<String, byte[]>> events = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
                 new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(eventsTopic, Duration.ofSeconds(10)).stream()
@@ -226,7 +246,7 @@ final class Cluster implements AutoCloseable {
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    events.add(KafkaJobEventSink.read(record.value()));
+                    events.add(record);
                 }
             }
         }

@@ -38,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DistributedSeedingIT {
 
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
+    /** How long a dependency is kept down in the outage tests. */
+    private static final Duration OUTAGE = Duration.ofSeconds(10);
     /** The tiles of the world layer up to a zoom, as the embedded engine writes them: what a job must store. */
     private static final Map<Integer, Set<String>> EXPECTED = Collections.synchronizedMap(new HashMap<>());
 
@@ -245,8 +247,8 @@ class DistributedSeedingIT {
             cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
             minio.stop();
             // Both workers find the store gone and hold their tasks instead of failing them.
-            a.awaitOutput("the store is unavailable, holding", Duration.ofSeconds(60));
-            b.awaitOutput("the store is unavailable, holding", Duration.ofSeconds(60));
+            a.awaitOutput("the tile store is unavailable", Duration.ofSeconds(60));
+            b.awaitOutput("the tile store is unavailable", Duration.ofSeconds(60));
             // For 10 s more of outage (an observation window: what must not happen has no event to wait on), no
             // task is failed and the job stays RUNNING.
             for (int i = 0; i < 40; i++) {
@@ -263,6 +265,106 @@ class DistributedSeedingIT {
             assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
             assertThat(awaitEvents(cluster, job)).singleElement()
                     .satisfies(event -> assertThat(event.state()).isEqualTo(JobState.SUCCEEDED));
+        }
+    }
+
+    @Test
+    void aRedisRestartWhilePlanningIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        // A short queue keeps the planner a little ahead of the workers: planning lasts most of the job.
+        redisRestartMidJob(info, "64", status -> !status.get("progress").get("planningDone").asBoolean()
+                && status.get("progress").get("tasksDone").asLong() >= 30);
+    }
+
+    @Test
+    void aRedisRestartAfterPlanningIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        redisRestartMidJob(info, "1024", status -> status.get("progress").get("planningDone").asBoolean()
+                && status.get("progress").get("tasksDone").asLong() >= 30);
+    }
+
+    /**
+     * A reseed of the world z0-6 undisturbed, then again with Redis (persistent) stopped for {@link #OUTAGE} once
+     * {@code when} holds: the second must succeed with every tile, one event after the last tile, and take at most
+     * the undisturbed time plus the outage plus 15 s.
+     */
+    private void redisRestartMidJob(TestInfo info, String queueCapacity, Predicate<JsonNode> when) throws Exception {
+        String reseed = "{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":6},\"mode\":\"reseed\"}";
+        try (OwnRedis redis = OwnRedis.start(temp.resolve("redis"));
+             Cluster cluster = new Cluster(name(info)).set("SEEDER_REDIS_URL", redis.url())
+                     .set("SEEDER_WORKERS_QUEUE_CAPACITY", queueCapacity)) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            long start = System.nanoTime();
+            String baseline = cluster.submit(reseed);
+            assertThat(cluster.awaitFinal(baseline, JOB_TIMEOUT).get("state").asText()).isEqualTo("SUCCEEDED");
+            Duration undisturbed = Duration.ofNanos(System.nanoTime() - start);
+
+            start = System.nanoTime();
+            String job = cluster.submit(reseed);
+            cluster.awaitStatus(job, when, JOB_TIMEOUT);
+            redis.stop();
+            long down = System.nanoTime();
+            awaitHealth(coordinator, 503, "Redis");
+            Thread.sleep(OUTAGE.toMillis()); // the outage itself: what is tested is that it is waited out
+            redis.restart();
+            Duration outage = Duration.ofNanos(System.nanoTime() - down);
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+            Duration disturbed = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(done.get("progress").get("tasksFailed").asLong()).isZero();
+            Map<String, Instant> objects = cluster.objects();
+            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            List<JobEvent> events = awaitEvents(cluster, job);
+            Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
+            assertThat(events).singleElement().satisfies(event -> {
+                assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
+                assertThat(event.time()).isAfterOrEqualTo(lastTile);
+            });
+            assertThat(disturbed).as("wall time with the outage").isLessThanOrEqualTo(
+                    undisturbed.plus(outage).plusSeconds(15));
+            awaitHealth(coordinator, 200, "Redis");
+            System.out.printf("%s: outage %d ms, undisturbed %d ms, with the outage %d ms (%+d ms beyond the outage), "
+                    + "%d tiles, events %d, event at %s, last tile %s%n", name(info), outage.toMillis(),
+                    undisturbed.toMillis(), disturbed.toMillis(), disturbed.minus(undisturbed).minus(outage).toMillis(),
+                    objects.size(), events.size(), events.getFirst().time(), lastTile);
+        }
+    }
+
+    @Test
+    void noTileOfACancelledJobIsWrittenAfterItsEvent(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+            String job = cluster.submit(0, 7);
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 20, JOB_TIMEOUT);
+
+            assertThat(cluster.cancel(job).get("state").asText()).isEqualTo("CANCELLED");
+            List<JobEvent> events = awaitEvents(cluster, job);
+            assertThat(events).singleElement().satisfies(e -> assertThat(e.state()).isEqualTo(JobState.CANCELLED));
+            Instant sent = cluster.eventTimes(job).getFirst();
+            // Tasks of the job still queued or at work when it was cancelled: give them time to (wrongly) land.
+            Thread.sleep(5000);
+            Map<String, Instant> objects = cluster.objects();
+            assertThat(objects).isNotEmpty();
+            assertThat(tiles(objects.keySet()).size()).isLessThan(expected(7).size());
+            assertThat(objects.values().stream().max(Instant::compareTo).orElseThrow())
+                    .as("the newest tile against the event sent at %s", sent).isBeforeOrEqualTo(sent);
+        }
+    }
+
+    /** Waits until the process's readiness answers {@code status} and names {@code check} in its body. */
+    private static void awaitHealth(SeederProcess process, int status, String check) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            HttpResponse<String> health = process.management("/q/health/ready");
+            if (health.statusCode() == status && health.body().contains("\"" + check + "\"")) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("readiness did not answer " + status + ": " + health.body());
+            }
+            Thread.sleep(200);
         }
     }
 

@@ -3,6 +3,7 @@ package io.tileseeder.coordinator.distributed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.job.JobRequest;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DistributedSeedingIT {
 
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
+    private static final ObjectMapper JSON = new ObjectMapper();
     /** How long a dependency is kept down in the outage tests. */
     private static final Duration OUTAGE = Duration.ofSeconds(10);
     /** The tiles of the world layer up to a zoom, as the embedded engine writes them: what a job must store. */
@@ -270,27 +272,63 @@ class DistributedSeedingIT {
 
     @Test
     void aRedisRestartWhilePlanningIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
-        // A short queue keeps the planner a little ahead of the workers: planning lasts most of the job.
-        redisRestartMidJob(info, "64", status -> !status.get("progress").get("planningDone").asBoolean()
-                && status.get("progress").get("tasksDone").asLong() >= 30);
+        try (OwnRedis redis = OwnRedis.start(temp.resolve("redis"))) {
+            // A short queue keeps the planner a little ahead of the workers: planning lasts most of the job.
+            restartMidJob(info, Map.of("SEEDER_REDIS_URL", redis.url(), "SEEDER_WORKERS_QUEUE_CAPACITY", "64"),
+                    status -> !status.get("progress").get("planningDone").asBoolean()
+                            && status.get("progress").get("tasksDone").asLong() >= 30,
+                    new Outage("Redis", redis::stop, redis::restart));
+        }
     }
 
     @Test
     void aRedisRestartAfterPlanningIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
-        redisRestartMidJob(info, "1024", status -> status.get("progress").get("planningDone").asBoolean()
-                && status.get("progress").get("tasksDone").asLong() >= 30);
+        try (OwnRedis redis = OwnRedis.start(temp.resolve("redis"))) {
+            restartMidJob(info, Map.of("SEEDER_REDIS_URL", redis.url()),
+                    status -> status.get("progress").get("planningDone").asBoolean()
+                            && status.get("progress").get("tasksDone").asLong() >= 30,
+                    new Outage("Redis", redis::stop, redis::restart));
+        }
+    }
+
+    @Test
+    void aKafkaRestartMidJobIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        // dev/services' own broker, stopped as a restart does (TERM) and started again by dev/services.
+        Path pidFile = Path.of("../.dev/kafka/kafka.pid");
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        restartMidJob(info, Map.of("SEEDER_WORKERS_QUEUE_CAPACITY", "64"),
+                status -> status.get("progress").get("tasksDone").asLong() >= 30,
+                new Outage("Kafka", () -> {
+                    ProcessHandle broker = ProcessHandle.of(pid).orElseThrow();
+                    broker.destroy();
+                    broker.onExit().get(60, TimeUnit.SECONDS);
+                }, () -> {
+                    Process up = new ProcessBuilder("../dev/services", "up").redirectErrorStream(true)
+                            .redirectOutput(temp.resolve("services-up.log").toFile()).start();
+                    assertThat(up.waitFor(3, TimeUnit.MINUTES)).isTrue();
+                    assertThat(up.exitValue()).as(Files.readString(temp.resolve("services-up.log"))).isZero();
+                }));
+    }
+
+    /** A dependency taken down and brought back: {@code check} is its readiness check's name. */
+    private record Outage(String check, Step stop, Step start) {
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
     }
 
     /**
-     * A reseed of the world z0-6 undisturbed, then again with Redis (persistent) stopped for {@link #OUTAGE} once
-     * {@code when} holds: the second must succeed with every tile, one event after the last tile, and take at most
-     * the undisturbed time plus the outage plus 15 s.
+     * A reseed of the world z0-6 undisturbed, then again with {@code outage} once {@code when} holds, kept down
+     * for {@link #OUTAGE}: the second must succeed with every tile and one event after the last tile, and take
+     * at most the undisturbed time plus the outage plus 15 s.
      */
-    private void redisRestartMidJob(TestInfo info, String queueCapacity, Predicate<JsonNode> when) throws Exception {
+    private void restartMidJob(TestInfo info, Map<String, String> settings, Predicate<JsonNode> when, Outage outage)
+            throws Exception {
         String reseed = "{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":6},\"mode\":\"reseed\"}";
-        try (OwnRedis redis = OwnRedis.start(temp.resolve("redis"));
-             Cluster cluster = new Cluster(name(info)).set("SEEDER_REDIS_URL", redis.url())
-                     .set("SEEDER_WORKERS_QUEUE_CAPACITY", queueCapacity)) {
+        try (Cluster cluster = new Cluster(name(info))) {
+            settings.forEach(cluster::set);
             SeederProcess coordinator = cluster.startCoordinator();
             cluster.startWorker("worker-a");
             long start = System.nanoTime();
@@ -301,12 +339,12 @@ class DistributedSeedingIT {
             start = System.nanoTime();
             String job = cluster.submit(reseed);
             cluster.awaitStatus(job, when, JOB_TIMEOUT);
-            redis.stop();
             long down = System.nanoTime();
-            awaitHealth(coordinator, 503, "Redis");
+            outage.stop().run();
+            awaitHealth(coordinator, outage.check(), "DOWN");
             Thread.sleep(OUTAGE.toMillis()); // the outage itself: what is tested is that it is waited out
-            redis.restart();
-            Duration outage = Duration.ofNanos(System.nanoTime() - down);
+            outage.start().run();
+            Duration length = Duration.ofNanos(System.nanoTime() - down);
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
             Duration disturbed = Duration.ofNanos(System.nanoTime() - start);
 
@@ -321,12 +359,13 @@ class DistributedSeedingIT {
                 assertThat(event.time()).isAfterOrEqualTo(lastTile);
             });
             assertThat(disturbed).as("wall time with the outage").isLessThanOrEqualTo(
-                    undisturbed.plus(outage).plusSeconds(15));
-            awaitHealth(coordinator, 200, "Redis");
-            System.out.printf("%s: outage %d ms, undisturbed %d ms, with the outage %d ms (%+d ms beyond the outage), "
-                    + "%d tiles, events %d, event at %s, last tile %s%n", name(info), outage.toMillis(),
-                    undisturbed.toMillis(), disturbed.toMillis(), disturbed.minus(undisturbed).minus(outage).toMillis(),
-                    objects.size(), events.size(), events.getFirst().time(), lastTile);
+                    undisturbed.plus(length).plusSeconds(15));
+            awaitHealth(coordinator, outage.check(), "UP");
+            System.out.printf("%s: %s down %d ms; job undisturbed %d ms, with the outage %d ms (%+d ms beyond the "
+                    + "outage); %d tiles, none missing; %d event, at %s; last tile %s%n", name(info), outage.check(),
+                    length.toMillis(), undisturbed.toMillis(), disturbed.toMillis(),
+                    disturbed.minus(undisturbed).minus(length).toMillis(), objects.size(), events.size(),
+                    events.getFirst().time(), lastTile);
         }
     }
 
@@ -353,16 +392,18 @@ class DistributedSeedingIT {
         }
     }
 
-    /** Waits until the process's readiness answers {@code status} and names {@code check} in its body. */
-    private static void awaitHealth(SeederProcess process, int status, String check) throws Exception {
+    /** Waits until the process's readiness check named {@code check} is {@code status} (UP or DOWN). */
+    private static void awaitHealth(SeederProcess process, String check, String status) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
             HttpResponse<String> health = process.management("/q/health/ready");
-            if (health.statusCode() == status && health.body().contains("\"" + check + "\"")) {
-                return;
+            for (JsonNode entry : JSON.readTree(health.body()).path("checks")) {
+                if (entry.path("name").asText().equals(check) && entry.path("status").asText().equals(status)) {
+                    return;
+                }
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("readiness did not answer " + status + ": " + health.body());
+                throw new AssertionError("readiness check " + check + " did not become " + status + ": " + health.body());
             }
             Thread.sleep(200);
         }

@@ -445,6 +445,11 @@ function renderJob(job) {
     + ` · skipped ${number(p.tilesSkipped)} · deleted ${number(p.tilesDeleted)}`
     + ` · failed ${number(p.tilesFailed)} · ${bytes(p.bytes || 0)}`));
 
+  for (const waiting of job.waitingFor || []) {
+    const since = Math.max(0, Math.round((Date.now() - Date.parse(waiting.since)) / 1000));
+    item.append(el('div', 'waiting', `waiting for ${waiting.dependency} (unreachable for ${duration(since)}): `
+      + waiting.reason));
+  }
   if (job.reason) item.append(el('div', 'reason', job.reason));
   const failed = job.failedTasks || [];
   for (const task of failed.slice(0, 3)) item.append(el('div', 'reason', `task ${task.task}: ${task.reason}`));

@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.api;
 
+import io.tileseeder.outage.Outages;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
@@ -8,9 +9,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-/** A job as the API shows it: its spec with defaults filled in, its state and its progress. */
+/**
+ * A job as the API shows it: its spec with defaults filled in, its state and its progress, and while it is not
+ * final, what it is waiting for (dependencies the coordinator finds unreachable now; empty when none).
+ */
 public record JobView(String id, JobState state, JobRequest spec, Instant created, Instant started,
-                      Instant finished, Progress progress, List<FailedTask> failedTasks, String reason) {
+                      Instant finished, Progress progress, List<FailedTask> failedTasks, String reason,
+                      List<Waiting> waitingFor) {
 
     /**
      * @param tilesDone      tiles with an outcome (written, empty, skipped, deleted or failed)
@@ -26,7 +31,16 @@ public record JobView(String id, JobState state, JobRequest spec, Instant create
     public record FailedTask(long task, String reason) {
     }
 
+    /** A dependency unreachable {@code since}, with the last error met. */
+    public record Waiting(String dependency, Instant since, String reason) {
+    }
+
     public static JobView of(JobStatus job, Instant now) {
+        return of(job, now, List.of());
+    }
+
+    /** The job, waiting for {@code outages} unless it is final. */
+    public static JobView of(JobStatus job, Instant now, List<Outages.Outage> outages) {
         TileCounts counts = job.counts();
         long done = counts.tiles();
         Instant end = job.finished() != null ? job.finished() : now;
@@ -42,7 +56,9 @@ public record JobView(String id, JobState state, JobRequest spec, Instant create
         List<FailedTask> failed = job.failedTasks().entrySet().stream()
                 .sorted(java.util.Map.Entry.comparingByKey())
                 .map(e -> new FailedTask(e.getKey(), e.getValue())).toList();
+        List<Waiting> waiting = job.state().isFinal() ? List.of() : outages.stream()
+                .map(outage -> new Waiting(outage.dependency(), outage.since(), outage.message())).toList();
         return new JobView(job.id(), job.state(), job.spec().toRequest(), job.created(), job.started(),
-                job.finished(), progress, failed, job.reason());
+                job.finished(), progress, failed, job.reason(), waiting);
     }
 }

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** The progress line and the closing summary of a seed run. */
 final class Summary {
@@ -16,8 +17,14 @@ final class Summary {
     static String progressLine(JobView job) {
         JobView.Progress p = job.progress();
         String eta = p.etaSeconds() == null ? "--:--" : clock(p.etaSeconds());
-        return String.format(Locale.ROOT, "%-8s %,d / %,d tiles (%.1f%%)  %,.0f tiles/s  ETA %s",
+        String line = String.format(Locale.ROOT, "%-8s %,d / %,d tiles (%.1f%%)  %,.0f tiles/s  ETA %s",
                 job.state(), p.tilesDone(), p.tilesPlanned(), p.percent(), p.tilesPerSecond(), eta);
+        if (job.waitingFor() == null || job.waitingFor().isEmpty()) {
+            return line;
+        }
+        return line + "  waiting for " + job.waitingFor().stream()
+                .map(w -> w.dependency() + " (" + Duration.between(w.since(), Instant.now()).toSeconds() + " s)")
+                .collect(Collectors.joining(", "));
     }
 
     static void print(PrintWriter out, JobStatus job, String where) {

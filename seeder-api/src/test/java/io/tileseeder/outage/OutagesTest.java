@@ -1,0 +1,117 @@
+package io.tileseeder.outage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tileseeder.port.DependencyUnavailableException;
+import io.tileseeder.port.StoreUnavailableException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class OutagesTest {
+
+    private final Outages outages = new Outages(Duration.ofMinutes(1), Clock.systemUTC());
+
+    @Test
+    void aStepThatMeetsAnOutageIsRunAgainAfterRenewingWhatItHoldsAndTheOutageIsListedUntilItPasses() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger renewals = new AtomicInteger();
+
+        String result = outages.patiently(() -> {
+            if (runs.incrementAndGet() == 1) {
+                assertThat(outages.current()).isEmpty();
+                throw new DependencyUnavailableException("Redis", "Redis is restarting", null);
+            }
+            assertThat(outages.current()).singleElement().satisfies(outage -> {
+                assertThat(outage.dependency()).isEqualTo("Redis");
+                assertThat(outage.message()).isEqualTo("Redis is restarting");
+            });
+            return "done";
+        }, renewals::incrementAndGet);
+
+        assertThat(result).isEqualTo("done");
+        assertThat(runs).hasValue(2);
+        assertThat(renewals).hasValue(1);
+        assertThat(outages.current()).isEmpty();
+    }
+
+    @Test
+    void theStoresOwnUnavailabilityCountsAsAnOutageOfTheTileStore() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+
+        outages.patiently(() -> {
+            if (runs.incrementAndGet() == 1) {
+                throw new StoreUnavailableException("s3://tiles answered 503", null);
+            }
+            assertThat(outages.current()).extracting(Outages.Outage::dependency).containsExactly(Outages.OBJECT_STORE);
+            return null;
+        }, () -> { });
+
+        assertThat(runs).hasValue(2);
+    }
+
+    @Test
+    void anOutageLongerThanTheBudgetReachesTheCallerAndStaysListed() {
+        Outages none = new Outages(Duration.ZERO, Clock.systemUTC());
+        AtomicInteger runs = new AtomicInteger();
+
+        assertThatThrownBy(() -> none.patiently(() -> {
+            runs.incrementAndGet();
+            throw new DependencyUnavailableException("Kafka", "no broker", null);
+        }, () -> { })).isInstanceOf(DependencyUnavailableException.class).hasMessage("no broker");
+
+        assertThat(runs).hasValue(1);
+        assertThat(none.current()).extracting(Outages.Outage::dependency).containsExactly("Kafka");
+    }
+
+    @Test
+    void otherErrorsAreNotWaitedFor() {
+        AtomicInteger runs = new AtomicInteger();
+
+        assertThatThrownBy(() -> outages.patiently(() -> {
+            runs.incrementAndGet();
+            throw new IllegalStateException("bad data");
+        }, () -> { })).isInstanceOf(IllegalStateException.class);
+
+        assertThat(runs).hasValue(1);
+        assertThat(outages.current()).isEmpty();
+    }
+
+    @Test
+    void waitingStopsWhenTheCallerMayNoLongerWait() {
+        AtomicInteger runs = new AtomicInteger();
+
+        assertThatThrownBy(() -> outages.patiently(() -> {
+            runs.incrementAndGet();
+            throw new DependencyUnavailableException("Redis", "down", null);
+        }, () -> { }, () -> false)).isInstanceOf(DependencyUnavailableException.class);
+
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void anOutageKeepsTheTimeItWasFirstReportedAndTheLatestMessage() throws Exception {
+        outages.down("Redis", "first");
+        Outages.Outage first = outages.current().getFirst();
+        outages.down("Redis", "second");
+
+        assertThat(outages.current()).singleElement().satisfies(outage -> {
+            assertThat(outage.since()).isEqualTo(first.since());
+            assertThat(outage.message()).isEqualTo("second");
+        });
+        outages.up("Redis");
+        assertThat(outages.current()).isEmpty();
+    }
+
+    @Test
+    void pausesDoubleUpToEightSeconds() {
+        assertThat(Outages.next(Duration.ofMillis(500))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(Outages.next(Duration.ofSeconds(4))).isEqualTo(Duration.ofSeconds(8));
+        assertThat(Outages.next(Duration.ofSeconds(8))).isEqualTo(Duration.ofSeconds(8));
+    }
+}

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.worker.layer.WmsSourceConfig;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -140,17 +141,32 @@ class WmsClientTest {
     // Answers worth another try.
 
     @Test
-    void a503IsTriedAgainAndThenReportedWithTheUpstreamsMessage() throws Exception {
+    void a503IsTriedAgainAndThenReportedUnavailableWithTheUpstreamsMessage() throws Exception {
         try (LoopbackWms server = new LoopbackWms(answer(503, "text/plain", bytes("overloaded")))) {
             WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 2);
 
             assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
-                    .isInstanceOf(WmsException.class)
+                    .isInstanceOf(DependencyUnavailableException.class)
+                    .hasCauseInstanceOf(WmsException.class)
                     .hasMessageContaining("503")
                     .hasMessageContaining("overloaded")
                     .hasMessageContaining("after 3 tries")
                     .hasMessageContaining(config.upstream());
             assertThat(server.requests()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void a500IsTriedAgainAndThenTheTasksFailureNotAnOutage() throws Exception {
+        try (LoopbackWms server = new LoopbackWms(answer(500, "text/plain", bytes("map file broken")))) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 1);
+
+            assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
+                    .isInstanceOf(WmsException.class)
+                    .hasMessageContaining("500")
+                    .hasMessageContaining("map file broken")
+                    .hasMessageContaining("after 2 tries");
+            assertThat(server.requests()).isEqualTo(2);
         }
     }
 
@@ -191,7 +207,7 @@ class WmsClientTest {
     }
 
     @Test
-    void aConnectionCutBeforeTheDeclaredLengthIsTriedAgain() throws Exception {
+    void aConnectionCutBeforeTheDeclaredLengthIsTriedAgainThenReportedUnavailable() throws Exception {
         byte[] full = png(noise(WIDTH, HEIGHT));
         try (LoopbackWms server = new LoopbackWms((s, exchange, n) -> {
             exchange.getResponseHeaders().set("Content-Type", "image/png");
@@ -203,7 +219,8 @@ class WmsClientTest {
             WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 2);
 
             assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
-                    .isInstanceOf(WmsException.class)
+                    .isInstanceOf(DependencyUnavailableException.class)
+                    .hasCauseInstanceOf(WmsException.class)
                     .hasMessageContaining("after 3 tries")
                     .hasMessageNotContaining("timed out");
             assertThat(server.requests()).isEqualTo(3);
@@ -211,7 +228,7 @@ class WmsClientTest {
     }
 
     @Test
-    void aSlowUpstreamTimesOutAndIsTriedAgain() throws Exception {
+    void aSlowUpstreamTimesOutAndIsTriedAgainThenReportedUnavailable() throws Exception {
         try (LoopbackWms server = new LoopbackWms((s, exchange, n) -> {
             s.hold();
             send(exchange, 200, "image/png", png(WIDTH, HEIGHT));
@@ -220,7 +237,8 @@ class WmsClientTest {
                 WmsSourceConfig config = config(server.url(), SHORT_TIMEOUT, 1);
 
                 assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
-                        .isInstanceOf(WmsException.class)
+                        .isInstanceOf(DependencyUnavailableException.class)
+                    .hasCauseInstanceOf(WmsException.class)
                         .hasMessageContaining("timed out")
                         .hasMessageContaining("after 2 tries");
                 // The client gave up on the second request; wait until the server has seen it arrive.
@@ -233,7 +251,7 @@ class WmsClientTest {
     }
 
     @Test
-    void anUpstreamThatIsNotListeningIsTriedAgain() throws Exception {
+    void anUpstreamThatIsNotListeningIsTriedAgainThenReportedUnavailable() throws Exception {
         URI closed;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
             closed = URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/wms");
@@ -241,7 +259,8 @@ class WmsClientTest {
         WmsSourceConfig config = config(closed, Duration.ofSeconds(1), 1);
 
         assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
-                .isInstanceOf(WmsException.class)
+                .isInstanceOf(DependencyUnavailableException.class)
+                    .hasCauseInstanceOf(WmsException.class)
                 .hasMessageContaining(config.upstream())
                 .hasMessageContaining("after 2 tries");
         assertThat(client.requests()).as("no answer came back").isZero();

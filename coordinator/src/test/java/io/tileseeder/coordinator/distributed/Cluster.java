@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -170,6 +171,17 @@ final class Cluster implements AutoCloseable {
             throw new AssertionError("status answered " + response.statusCode() + ": " + response.body());
         }
         return JSON.readTree(response.body());
+    }
+
+    /** The job's status, or empty while the API cannot answer it (503 while Redis is down, or no connection). */
+    Optional<JsonNode> statusIfAnswered(String job) throws InterruptedException {
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/jobs/" + job))
+                    .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 ? Optional.of(JSON.readTree(response.body())) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     /** Polls the job's status until {@code condition} holds; the status then. */

@@ -295,7 +295,13 @@ public final class JobService implements ResultSink, AutoCloseable {
      */
     private void plan(String jobId) {
         try {
-            Optional<MetatileLock.Lease> lease = planLocks.tryLock("plan/" + jobId, Duration.ZERO);
+            Optional<MetatileLock.Lease> lease;
+            try {
+                lease = planLocks.tryLock("plan/" + jobId, Duration.ZERO);
+            } catch (DependencyUnavailableException e) {
+                outages.down(e.dependency(), e.getMessage());
+                return; // the recovery sweep tries again
+            }
             if (lease.isEmpty()) {
                 return;
             }

@@ -6,6 +6,7 @@ import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.lock.RedisTopology;
 import io.tileseeder.worker.lock.RedissonMetatileLock;
 import io.tileseeder.worker.queue.AckedProducer;
 import io.tileseeder.worker.queue.KafkaTaskQueue;
@@ -128,13 +129,15 @@ final class Services implements AutoCloseable {
 
     private RedissonClient connectRedis() {
         try {
-            RedissonClient client = RedissonMetatileLock.connect(cluster.redisUrl(), LOCK_WATCHDOG);
+            RedissonClient client = cluster.redis().connect(LOCK_WATCHDOG);
             opened.push(client::shutdown);
             return client;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("seeder.redis.url (SEEDER_REDIS_URL): " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw new Unreachable("cannot reach Redis at " + cluster.redisUrl() + " (seeder.redis.url, SEEDER_REDIS_URL): "
+            RedisTopology redis = cluster.redis();
+            String where = redis.mode() == RedisTopology.Mode.STANDALONE ? redis.nodes().getFirst() : redis.describe();
+            throw new Unreachable("cannot reach Redis at " + where + " (seeder.redis.url, SEEDER_REDIS_URL): "
                     + rootMessage(e), e);
         }
     }

@@ -84,6 +84,8 @@ namespace="{{ .Release.Namespace }}"
 - name: SEEDER_REDIS_MASTER_NAME
   value: {{ required "redis.masterName is required in the sentinel mode" .Values.redis.masterName | quote }}
 {{- end }}
+- name: SEEDER_REDIS_SYNC_REPLICAS
+  value: {{ .Values.redis.syncReplicas | quote }}
 - name: SEEDER_STORE_PATH
   value: {{ required "store.path is required" .Values.store.path | quote }}
 {{- with .Values.s3.endpoint }}

@@ -115,7 +115,7 @@ public class Engines {
         }
         return new ClusterSettings(kafka.bootstrap().get(), kafka.tasksTopic(), kafka.resultsTopic(), kafka.eventsTopic(),
                 kafka.partitions(), kafka.workerGroup(), kafka.coordinatorGroup(), consumers, topology,
-                redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout());
+                redis.syncReplicas(), redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout());
     }
 
     /** The settings from configuration. */

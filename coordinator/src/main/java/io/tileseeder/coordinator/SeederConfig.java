@@ -114,6 +114,14 @@ public interface SeederConfig {
         /** The name under which the sentinels watch the master ({@code sentinel} mode only). */
         Optional<String> masterName();
 
+        /**
+         * Replicas every write of a job record must reach (Redis WAIT) before it counts; a write that does not
+         * within 2 s is tried again later. 0 trusts the master alone: a failover may then lose the last writes
+         * the master had not yet passed on. With Sentinel or a Cluster whose masters have replicas, set 1.
+         */
+        @WithDefault("0")
+        int syncReplicas();
+
         /** Prefix of every key, so several deployments can share one Redis. */
         @WithDefault("seeder:")
         String keyPrefix();

@@ -69,8 +69,10 @@ public final class DistributedWorker implements AutoCloseable {
     }
 
     /**
-     * Whether a job was cancelled, from Redis, remembered for a moment: every task asks, and the answer may be
-     * a second late (a task of a cancelled job stored anyway is harmless). Bounded: cleared when it grows past
+     * Whether a job was cancelled or is unknown (its record expired, or Redis lost it), from Redis, remembered for
+     * a moment: every task asks, and the answer may be a second late (a task of a cancelled job stored anyway is
+     * harmless). A job's record exists before any of its tasks is planned, so an unknown job's tasks are dropped
+     * as a cancelled job's are: nobody would count their results. Bounded: cleared when it grows past
      * {@link #MAX_JOBS} jobs.
      */
     private static final class CancelledJobs implements Predicate<String> {
@@ -95,7 +97,7 @@ public final class DistributedWorker implements AutoCloseable {
                 if (known.size() >= MAX_JOBS) {
                     known.clear();
                 }
-                k = new Known(records.state(jobId).map(state -> state == JobState.CANCELLED).orElse(false), now);
+                k = new Known(records.state(jobId).map(state -> state == JobState.CANCELLED).orElse(true), now);
                 known.put(jobId, k);
             }
             return k.cancelled();

@@ -70,7 +70,7 @@ final class Services implements AutoCloseable {
             services.redis = services.connectRedis();
             services.store = services.openStore(settings);
             services.records = new RedisJobStore(services.redis, cluster.keyPrefix(), Clock.systemUTC(),
-                    cluster.retainFinished());
+                    cluster.retainFinished(), cluster.syncReplicas());
             return build.apply(services);
         } catch (RuntimeException e) {
             services.close();

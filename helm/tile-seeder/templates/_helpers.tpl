@@ -73,11 +73,19 @@ namespace="{{ .Release.Namespace }}"
   value: distributed
 - name: SEEDER_KAFKA_BOOTSTRAP
   value: {{ required "kafka.bootstrap is required" .Values.kafka.bootstrap | quote }}
+- name: SEEDER_REDIS_MODE
+  value: {{ .Values.redis.mode | quote }}
 - name: SEEDER_REDIS_URL
   valueFrom:
     secretKeyRef:
       name: {{ default (include "tile-seeder.secretName" .) .Values.redis.existingSecret }}
       key: {{ ternary .Values.redis.existingSecretKey "redis-url" (ne .Values.redis.existingSecret "") }}
+{{- if eq .Values.redis.mode "sentinel" }}
+- name: SEEDER_REDIS_MASTER_NAME
+  value: {{ required "redis.masterName is required in the sentinel mode" .Values.redis.masterName | quote }}
+{{- end }}
+- name: SEEDER_REDIS_SYNC_REPLICAS
+  value: {{ .Values.redis.syncReplicas | quote }}
 - name: SEEDER_STORE_PATH
   value: {{ required "store.path is required" .Values.store.path | quote }}
 {{- with .Values.s3.endpoint }}

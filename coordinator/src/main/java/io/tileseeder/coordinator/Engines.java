@@ -9,6 +9,7 @@ import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
 import io.tileseeder.coordinator.health.Monitored;
 import io.tileseeder.job.JobLimits;
+import io.tileseeder.worker.lock.RedisTopology;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
@@ -110,9 +111,17 @@ public class Engines {
                     + "redis://127.0.0.1:6379)");
         }
         int consumers = kafka.consumers().orElse(2 * Runtime.getRuntime().availableProcessors());
+        RedisTopology topology;
+        try {
+            topology = RedisTopology.of(RedisTopology.Mode.parse(redis.mode()), redis.url().get(),
+                    redis.masterName().orElse(null));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("seeder.redis.mode, seeder.redis.url, seeder.redis.master-name "
+                    + "(SEEDER_REDIS_MODE, SEEDER_REDIS_URL, SEEDER_REDIS_MASTER_NAME): " + e.getMessage(), e);
+        }
         return new ClusterSettings(kafka.bootstrap().get(), kafka.tasksTopic(), kafka.resultsTopic(), kafka.eventsTopic(),
-                kafka.partitions(), kafka.workerGroup(), kafka.coordinatorGroup(), consumers, redis.url().get(),
-                redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout());
+                kafka.partitions(), kafka.workerGroup(), kafka.coordinatorGroup(), consumers, topology,
+                redis.syncReplicas(), redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout());
     }
 
     /** The settings from configuration. */

@@ -99,8 +99,31 @@ public interface SeederConfig {
 
     /** Redis, for the distributed mode: job records, progress and the metatile locks. */
     interface Redis {
-        /** e.g. {@code redis://127.0.0.1:6379}. */
+        /**
+         * {@code standalone}: one server at {@code url}. {@code sentinel}: a master and replicas, found through the
+         * sentinels at {@code url} under {@code master-name}; follows a failover. {@code cluster}: a Redis Cluster,
+         * found through the nodes at {@code url}.
+         */
+        @WithDefault("standalone")
+        String mode();
+
+        /**
+         * {@code redis://[[user]:password@]host[:port][/database]} ({@code rediss://} for TLS), e.g.
+         * {@code redis://127.0.0.1:6379}; for {@code sentinel} the sentinels' and for {@code cluster} some nodes'
+         * URLs, separated by commas. The credentials are the Redis servers' (Sentinel: the sentinels' too).
+         */
         Optional<String> url();
+
+        /** The name under which the sentinels watch the master ({@code sentinel} mode only). */
+        Optional<String> masterName();
+
+        /**
+         * Replicas every write of a job record must reach (Redis WAIT) before it counts; a write that does not
+         * within 2 s is tried again later. 0 trusts the master alone: a failover may then lose the last writes
+         * the master had not yet passed on. With Sentinel or a Cluster whose masters have replicas, set 1.
+         */
+        @WithDefault("0")
+        int syncReplicas();
 
         /** Prefix of every key, so several deployments can share one Redis. */
         @WithDefault("seeder:")

@@ -48,7 +48,9 @@ public interface JobStore {
 
     /**
      * Moves a job that is not final yet to {@code state}; returns the final job if this call made it final,
-     * empty if it was already final. In the same atomic step the job joins the outbox of {@link #pendingEvents}.
+     * empty if it was already final. The job joins the outbox of {@link #pendingEvents} by the time this returns;
+     * if the process dies in between, by the time {@link #unfinished} has run (a store that keeps its indexes
+     * apart from the job, as on a Redis Cluster, cannot do both in one atomic step).
      */
     Optional<JobStatus> finish(String id, JobState state, String reason);
 

@@ -79,7 +79,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
         ClusterSettings cluster = engines.cluster();
         LayerCatalog layers = LayerCatalogFile.bundled();
         String run = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        RedissonClient redis = RedissonMetatileLock.connect(cluster.redisUrl());
+        RedissonClient redis = cluster.redis().connect(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);
         try {
             RedisJobStore records = new RedisJobStore(redis, run + ":", Clock.systemUTC(), Duration.ofHours(1));
             long tasks;

@@ -9,6 +9,7 @@ import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.lock.RedisTopology;
 import io.tileseeder.worker.lock.RedissonMetatileLock;
 import io.tileseeder.worker.queue.AckedProducer;
 import io.tileseeder.worker.queue.KafkaTaskQueue;
@@ -79,7 +80,7 @@ final class Services implements AutoCloseable {
             services.redis = services.connectRedis();
             services.store = services.openStore(settings);
             services.records = new RedisJobStore(services.redis, cluster.keyPrefix(), Clock.systemUTC(),
-                    cluster.retainFinished());
+                    cluster.retainFinished(), cluster.syncReplicas());
             return build.apply(services);
         } catch (RuntimeException e) {
             services.close();
@@ -151,13 +152,15 @@ final class Services implements AutoCloseable {
 
     private RedissonClient connectRedis() {
         try {
-            RedissonClient client = RedissonMetatileLock.connect(cluster.redisUrl(), LOCK_WATCHDOG);
+            RedissonClient client = cluster.redis().connect(LOCK_WATCHDOG);
             opened.push(client::shutdown);
             return client;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("seeder.redis.url (SEEDER_REDIS_URL): " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw new Unreachable("cannot reach Redis at " + cluster.redisUrl() + " (seeder.redis.url, SEEDER_REDIS_URL): "
+            RedisTopology redis = cluster.redis();
+            String where = redis.mode() == RedisTopology.Mode.STANDALONE ? redis.nodes().getFirst() : redis.describe();
+            throw new Unreachable("cannot reach Redis at " + where + " (seeder.redis.url, SEEDER_REDIS_URL): "
                     + rootMessage(e), e);
         }
     }

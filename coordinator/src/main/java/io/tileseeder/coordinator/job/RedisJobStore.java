@@ -11,7 +11,12 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.Messages;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
+import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.JobStore;
+import io.tileseeder.worker.lock.RedisFailures;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +26,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +36,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.redisson.api.BatchOptions;
+import org.redisson.api.BatchResult;
 import org.redisson.api.RBatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RScoredSortedSet;
@@ -37,31 +44,56 @@ import org.redisson.api.RScript;
 import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
 import org.redisson.api.RScriptAsync;
+import org.redisson.api.RSet;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisNoScriptException;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * Job records in Redis, shared by any number of coordinator replicas. Every method that changes a job is one
- * Lua script, so it is atomic across replicas: a result's bit in the job's bitmap and the job's counters change
- * together (a redelivered result is counted once), and a job becomes final exactly once, joining the outbox in
- * the same step. The semantics are those of {@link InMemoryJobStore}, except that a finished job is forgotten
- * {@code retainFinished} after it finished rather than beyond a count.
+ * Job records in Redis, shared by any number of coordinator replicas, on a standalone Redis, behind Sentinel or on
+ * a Redis Cluster. Every change of a job is one Lua script on that job's keys, so it is atomic across replicas: a
+ * result's bit in the job's bitmap and the job's counters change together (a redelivered result is counted
+ * once), and a job becomes final exactly once. The semantics are those of {@link InMemoryJobStore}, except that a
+ * finished job is forgotten {@code retainFinished} after it finished rather than beyond a count.
  *
- * <p>Keys, with {@code P} the key prefix; the braces around a job's id are a hash tag, so one job's keys share
- * a slot:
+ * <p>Keys, with {@code P} the key prefix. A Lua script on a Redis Cluster may only touch keys of one hash slot, so
+ * the braces make hash tags: one job's keys share a slot, the indexes share another.
  * <ul>
  *   <li>{@code P job:{id}}: hash of the job's fields; the spec as JSON, instants as ISO-8601;</li>
  *   <li>{@code P job:{id}:done}: bitmap of the task numbers with a recorded result (deleted when final);</li>
  *   <li>{@code P job:{id}:failures}: hash task number → reason, at most
  *       {@link InMemoryJobStore#MAX_FAILURES_KEPT} (the count {@code tasksFailed} is exact);</li>
- *   <li>{@code P jobs}: sorted set of job ids by creation time, for {@link #list};</li>
- *   <li>{@code P unfinished}: set of the ids of jobs not final yet;</li>
- *   <li>{@code P outbox}: sorted set of final jobs whose event is not acknowledged, by finish time;</li>
- *   <li>{@code P idem:<key>}: the id of the job submitted with that idempotency key.</li>
+ *   <li>{@code P {index}:jobs}: sorted set of job ids by creation time, for {@link #list};</li>
+ *   <li>{@code P {index}:unfinished}: set of the ids of jobs not final yet, or final with their event not yet in
+ *       the outbox;</li>
+ *   <li>{@code P {index}:outbox}: sorted set of final jobs whose event is not acknowledged, by finish time;</li>
+ *   <li>{@code P idem:<key>}: the id of the job submitted with that idempotency key; {@code *<id>} while that
+ *       job is being created.</li>
  * </ul>
- * A final job's keys and its idempotency key expire {@code retainFinished} after it finished; the entries of
- * the global sets that then point nowhere are dropped lazily.
+ *
+ * <p>So a job and the indexes change in separate steps, each idempotent, in an order that leaves every crash
+ * between two steps repairable:
+ * <ul>
+ *   <li><b>create</b>: reserve the idempotency key (for {@link #IDEMPOTENCY_RESERVATION}); write the job, with
+ *       an expiry ({@link #UNCONFIRMED_TTL}) that marks it unconfirmed; confirm the idempotency key (a creator
+ *       that lost its reservation meanwhile deletes its job and returns the one now holding the key); index the
+ *       job; drop the expiry. An unconfirmed job nobody indexed expires; one indexed but still unconfirmed is
+ *       confirmed by {@link #unfinished} or by the next lookup of its idempotency key.</li>
+ *   <li><b>finish</b>: make the job final (compare-and-set, with its expiry); expire its idempotency key; move it
+ *       from {@code unfinished} to the outbox, only if it is still in {@code unfinished}, so its event joins the
+ *       outbox once. A final job still in {@code unfinished} is moved by {@link #unfinished}.</li>
+ * </ul>
+ * An index entry whose job expired (or was never written) is dropped when {@link #list} or {@link #unfinished}
+ * meets it.
+ *
+ * <p>With {@code syncReplicas} above 0, every write waits (WAIT) until that many replicas have it, and a write
+ * that does not reach them in time is reported as not done: a failover then cannot lose what a caller was told
+ * is recorded (Redis replicates asynchronously; a master that fails before its replica has a write takes the
+ * write with it). Every step is idempotent, so the caller repeats it.
+ *
+ * <p>Redis failing to answer — connection lost, timeout, a failover or cluster resharding in progress, a server
+ * still loading its data — is thrown as {@link DependencyUnavailableException}; the caller tries again later.
+ * Every step is safe to repeat. Bad data is an {@link IllegalStateException}.
  *
  * <p>Task numbers index a Redis bitmap, so they must be below 2<sup>32</sup>. The {@link RedissonClient}
  * belongs to the caller, who shuts it down.
@@ -70,17 +102,32 @@ public final class RedisJobStore implements JobStore {
 
     public static final String DEFAULT_KEY_PREFIX = "seeder:";
 
+    /**
+     * How long a job stays unconfirmed at most: a creator that crashed before indexing it leaves a job that
+     * expires. Long beside the milliseconds creation takes, short beside the life of a leaked key.
+     */
+    static final Duration UNCONFIRMED_TTL = Duration.ofHours(1);
+
+    /**
+     * How long a creator holds an idempotency key before its job is confirmed. A second submission with the key
+     * waits for the first at most this long; a creator that loses its reservation by pausing longer gives way.
+     */
+    static final Duration IDEMPOTENCY_RESERVATION = Duration.ofSeconds(30);
+
     private static final ObjectMapper JSON = Messages.configure(new ObjectMapper());
     private static final long MAX_SEQ = (1L << 32) - 1;
+    private static final String RESERVED = "*";
+    /** How long a write waits for its replicas. */
+    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(2);
 
     /** Helpers every script starts with; {@code FINAL} comes from {@link JobState#isFinal}. */
     private static final String PRELUDE = """
             local FINAL = {%s}
-            -- {job key, fields, failures} of a job, or nil when it does not exist (expired)
+            -- {job key, fields, failures, remaining ms to live (-1: none)} of a job, or nil when it does not exist
             local function snapshot(job, failures)
               local fields = redis.call('HGETALL', job)
               if #fields == 0 then return false end
-              return {job, fields, redis.call('HGETALL', failures)}
+              return {job, fields, redis.call('HGETALL', failures), redis.call('PTTL', job)}
             end
             """.formatted(Arrays.stream(JobState.values()).filter(JobState::isFinal)
                     .map(state -> state.name() + " = true").collect(joining(", ")));
@@ -91,27 +138,57 @@ public final class RedisJobStore implements JobStore {
             """;
 
     /**
-     * KEYS: job, done, failures, jobs, unfinished[, idempotency key]. ARGV: id, creation score, job key prefix,
-     * number of field arguments, fields and values, then failure task numbers and reasons. Returns nil when it
-     * stored the job, or the snapshot of the job that holds the idempotency key.
+     * KEYS: job, done, failures. ARGV: expiry in ms, number of field arguments, fields and values, then failure
+     * task numbers and reasons. Writes the job afresh, expiring.
      */
     private static final String CREATE = """
-            if KEYS[6] then
-              local existing = redis.call('GET', KEYS[6])
-              if existing then
-                local job = ARGV[3] .. existing .. '}'
-                local found = snapshot(job, job .. ':failures')
-                if found then return found end
-              end
-              redis.call('SET', KEYS[6], ARGV[1])
-            end
             redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
-            local fieldsEnd = 4 + tonumber(ARGV[4])
-            redis.call('HSET', KEYS[1], unpack(ARGV, 5, fieldsEnd))
-            if #ARGV > fieldsEnd then redis.call('HSET', KEYS[3], unpack(ARGV, fieldsEnd + 1)) end
-            redis.call('ZADD', KEYS[4], ARGV[2], ARGV[1])
-            if not FINAL[redis.call('HGET', KEYS[1], 'state')] then redis.call('SADD', KEYS[5], ARGV[1]) end
+            local fieldsEnd = 2 + tonumber(ARGV[2])
+            redis.call('HSET', KEYS[1], unpack(ARGV, 3, fieldsEnd))
+            redis.call('PEXPIRE', KEYS[1], ARGV[1])
+            if #ARGV > fieldsEnd then
+              redis.call('HSET', KEYS[3], unpack(ARGV, fieldsEnd + 1))
+              redis.call('PEXPIRE', KEYS[3], ARGV[1])
+            end
+            return true
+            """;
+
+    /** KEYS: job, failures. Drops the expiry of a job that is not final (a final one keeps its retention). */
+    private static final String CONFIRM = """
+            local state = redis.call('HGET', KEYS[1], 'state')
+            if state and not FINAL[state] then redis.call('PERSIST', KEYS[1]); redis.call('PERSIST', KEYS[2]) end
+            return snapshot(KEYS[1], KEYS[2])
+            """;
+
+    /** KEYS: jobs, unfinished. ARGV: id, creation score, final (1|0). */
+    private static final String INDEX = """
+            redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+            if ARGV[3] == '0' then redis.call('SADD', KEYS[2], ARGV[1]) end
+            return true
+            """;
+
+    /**
+     * KEYS: idempotency key. ARGV: id, reservation in ms, the id of a job found gone. Reserves the key for the
+     * job unless it holds another value than that: returns nil when reserved, else the value it holds.
+     */
+    private static final String RESERVE = """
+            local held = redis.call('GET', KEYS[1])
+            if held and held ~= ARGV[3] then return held end
+            redis.call('SET', KEYS[1], '*' .. ARGV[1], 'PX', ARGV[2])
             return false
+            """;
+
+    /** KEYS: idempotency key. ARGV: id. Makes the reservation permanent; 0 if the job no longer holds it. */
+    private static final String CONFIRM_KEY = """
+            if redis.call('GET', KEYS[1]) ~= '*' .. ARGV[1] then return 0 end
+            redis.call('SET', KEYS[1], ARGV[1])
+            return 1
+            """;
+
+    /** KEYS: idempotency key. ARGV: id, expiry in ms. Expires the key if it names the job. */
+    private static final String EXPIRE_KEY = """
+            if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+            return true
             """;
 
     /** KEYS: job, failures. ARGV: tasks planned, planning done (1|0), now. Returns the snapshot, nil if unknown. */
@@ -159,29 +236,31 @@ public final class RedisJobStore implements JobStore {
             """;
 
     /**
-     * KEYS: job, done, failures, unfinished, outbox. ARGV: id, state, finished, finish score, retention in ms,
-     * idempotency key prefix[, reason]. Returns nil for an unknown job, an empty list if it was final already,
-     * else the final snapshot.
+     * KEYS: job, done, failures. ARGV: state, finished, retention in ms[, reason]. Returns nil for an unknown
+     * job, an empty list if it was final already, else the final snapshot.
      */
     private static final String FINISH = """
             local state = redis.call('HGET', KEYS[1], 'state')
             if not state then return false end
             if FINAL[state] then return {} end
-            redis.call('HSET', KEYS[1], 'state', ARGV[2], 'finished', ARGV[3])
-            if ARGV[7] then redis.call('HSET', KEYS[1], 'reason', ARGV[7]) else redis.call('HDEL', KEYS[1], 'reason') end
-            redis.call('SREM', KEYS[4], ARGV[1])
-            redis.call('ZADD', KEYS[5], ARGV[4], ARGV[1])
+            redis.call('HSET', KEYS[1], 'state', ARGV[1], 'finished', ARGV[2])
+            if ARGV[4] then redis.call('HSET', KEYS[1], 'reason', ARGV[4]) else redis.call('HDEL', KEYS[1], 'reason') end
             redis.call('DEL', KEYS[2])
-            redis.call('PEXPIRE', KEYS[1], ARGV[5])
-            redis.call('PEXPIRE', KEYS[3], ARGV[5])
-            local idempotencyKey = redis.call('HGET', KEYS[1], 'idempotencyKey')
-            if idempotencyKey then redis.call('PEXPIRE', ARGV[6] .. idempotencyKey, ARGV[5]) end
+            redis.call('PEXPIRE', KEYS[1], ARGV[3])
+            redis.call('PEXPIRE', KEYS[3], ARGV[3])
             return snapshot(KEYS[1], KEYS[3])
+            """;
+
+    /** KEYS: unfinished, outbox. ARGV: id, finish score. The job's event joins the outbox once. */
+    private static final String TO_OUTBOX = """
+            if redis.call('SREM', KEYS[1], ARGV[1]) == 1 then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1]) end
+            return true
             """;
 
     private final RedissonClient redisson;
     private final Clock clock;
     private final Duration retainFinished;
+    private final int syncReplicas;
     private final String jobKeyPrefix;
     private final String idempotencyKeyPrefix;
     private final String jobsKey;
@@ -189,17 +268,32 @@ public final class RedisJobStore implements JobStore {
     private final String outboxKey;
     private final Script readJob;
     private final Script createJob;
+    private final Script confirmJob;
+    private final Script indexJob;
+    private final Script reserveKey;
+    private final Script confirmKey;
+    private final Script expireKey;
     private final Script planJob;
     private final Script recordResults;
     private final Script finishJob;
+    private final Script toOutbox;
+    private final List<Script> scripts;
+
+    /** A store whose writes count once the master has them (no replica to wait for). */
+    public RedisJobStore(RedissonClient redisson, String keyPrefix, Clock clock, Duration retainFinished) {
+        this(redisson, keyPrefix, clock, retainFinished, 0);
+    }
 
     /**
      * @param keyPrefix      prepended to every key, {@link #DEFAULT_KEY_PREFIX} unless several deployments share
-     *                       one Redis
+     *                       one Redis; without braces, which would change the keys' hash slots
      * @param clock          the source of the start and finish times
      * @param retainFinished how long a final job stays readable
+     * @param syncReplicas   replicas every write must reach before it counts (0: the master alone)
+     * @throws DependencyUnavailableException if Redis cannot be reached to load the scripts
      */
-    public RedisJobStore(RedissonClient redisson, String keyPrefix, Clock clock, Duration retainFinished) {
+    public RedisJobStore(RedissonClient redisson, String keyPrefix, Clock clock, Duration retainFinished,
+                         int syncReplicas) {
         this.redisson = Objects.requireNonNull(redisson, "redisson");
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -207,94 +301,167 @@ public final class RedisJobStore implements JobStore {
         if (retainFinished.toMillis() <= 0) {
             throw new IllegalArgumentException("retainFinished must be at least 1 ms: " + retainFinished);
         }
+        if (syncReplicas < 0) {
+            throw new IllegalArgumentException("syncReplicas must not be negative: " + syncReplicas);
+        }
+        this.syncReplicas = syncReplicas;
+        if (keyPrefix.contains("{") || keyPrefix.contains("}")) {
+            throw new IllegalArgumentException("the key prefix must not contain braces (hash tags): " + keyPrefix);
+        }
         jobKeyPrefix = keyPrefix + "job:{";
         idempotencyKeyPrefix = keyPrefix + "idem:";
-        jobsKey = keyPrefix + "jobs";
-        unfinishedKey = keyPrefix + "unfinished";
-        outboxKey = keyPrefix + "outbox";
-        readJob = load(GET);
-        createJob = load(CREATE);
-        planJob = load(PLANNED);
-        recordResults = load(RECORD);
-        finishJob = load(FINISH);
+        jobsKey = keyPrefix + "{index}:jobs";
+        unfinishedKey = keyPrefix + "{index}:unfinished";
+        outboxKey = keyPrefix + "{index}:outbox";
+        readJob = new Script(PRELUDE + GET, false);
+        createJob = new Script(PRELUDE + CREATE, true);
+        confirmJob = new Script(PRELUDE + CONFIRM, true);
+        indexJob = new Script(INDEX, true);
+        reserveKey = new Script(RESERVE, true);
+        confirmKey = new Script(CONFIRM_KEY, true);
+        expireKey = new Script(EXPIRE_KEY, true);
+        planJob = new Script(PRELUDE + PLANNED, true);
+        recordResults = new Script(PRELUDE + RECORD, true);
+        finishJob = new Script(PRELUDE + FINISH, true);
+        toOutbox = new Script(TO_OUTBOX, true);
+        scripts = List.of(readJob, createJob, confirmJob, indexJob, reserveKey, confirmKey, expireKey, planJob,
+                recordResults, finishJob, toOutbox);
+        guard(() -> {
+            loadScripts();
+            return null;
+        });
     }
 
     @Override
     public JobStatus create(JobStatus job) {
-        JobKeys keys = keys(job.id());
-        List<Object> keyList = new ArrayList<>(List.of(keys.job(), keys.done(), keys.failures(), jobsKey,
-                unfinishedKey));
-        if (job.idempotencyKey() != null) {
-            keyList.add(idempotencyKey(job.idempotencyKey()));
+        return guard(() -> job.idempotencyKey() == null ? write(job) : createOnce(job));
+    }
+
+    /** Creates the job unless another holds its idempotency key: then returns that one. */
+    private JobStatus createOnce(JobStatus job) {
+        String key = idempotencyKey(job.idempotencyKey());
+        long deadline = System.nanoTime() + 2 * IDEMPOTENCY_RESERVATION.toNanos();
+        String gone = "";
+        long pause = 1;
+        while (true) {
+            String held = eval(reserveKey, ReturnType.VALUE, List.of(key), job.id(),
+                    IDEMPOTENCY_RESERVATION.toMillis(), gone);
+            if (held == null) {
+                List<Object> written = writeJob(job);
+                long confirmed = eval(confirmKey, ReturnType.LONG, List.of(key), job.id());
+                if (confirmed == 1) {
+                    return parse(index(written));
+                }
+                // Paused past the reservation: someone else may hold the key now; this job was never indexed.
+                redisson.getKeys().delete(keys(job.id()).job(), keys(job.id()).done(), keys(job.id()).failures());
+                gone = "";
+            } else if (!held.startsWith(RESERVED)) {
+                Optional<JobStatus> existing = findJob(held);
+                if (existing.isPresent()) {
+                    return existing.get();
+                }
+                gone = held;
+            } else if (System.nanoTime() - deadline > 0) {
+                throw new DependencyUnavailableException("Redis", "the idempotency key " + job.idempotencyKey()
+                        + " stayed reserved by job " + held.substring(RESERVED.length()) + " for "
+                        + IDEMPOTENCY_RESERVATION.multipliedBy(2).toSeconds() + " s", null);
+            } else {
+                // Another submission with this key is creating its job: wait for it, briefly.
+                sleep(pause);
+                pause = Math.min(100, pause * 2);
+            }
         }
+    }
+
+    /** Writes, indexes and confirms a job without idempotency key. */
+    private JobStatus write(JobStatus job) {
+        return parse(index(writeJob(job)));
+    }
+
+    /** Writes the job, unconfirmed unless it is final; returns its snapshot. */
+    private List<Object> writeJob(JobStatus job) {
+        JobKeys keys = keys(job.id());
         List<String> fields = fields(job);
-        List<Object> args = new ArrayList<>(List.of(job.id(), job.created().toEpochMilli(), jobKeyPrefix,
-                fields.size()));
+        Duration expiry = job.state().isFinal() ? retainFinished : UNCONFIRMED_TTL;
+        List<Object> args = new ArrayList<>(List.of(expiry.toMillis(), fields.size()));
         args.addAll(fields);
         job.failedTasks().forEach((seq, reason) -> {
             args.add(seq);
             args.add(reason);
         });
-        List<Object> existing = eval(createJob, ReturnType.LIST, keyList, args.toArray());
-        return existing == null ? job : parse(existing);
+        eval(createJob, ReturnType.BOOLEAN, keys.all(), args.toArray());
+        return eval(readJob, ReturnType.LIST, keys.hashes());
+    }
+
+    /** Indexes a job and, unless final, confirms it; idempotent. Returns its snapshot after that. */
+    private List<Object> index(List<Object> snapshot) {
+        JobStatus job = parse(snapshot);
+        eval(indexJob, ReturnType.BOOLEAN, List.of(jobsKey, unfinishedKey), job.id(), job.created().toEpochMilli(),
+                job.state().isFinal() ? 1 : 0);
+        if (job.state().isFinal()) {
+            return snapshot;
+        }
+        List<Object> confirmed = eval(confirmJob, ReturnType.LIST, keys(job.id()).hashes());
+        return confirmed == null ? snapshot : confirmed;
+    }
+
+    /** The job, confirmed first if a crash left it unconfirmed; empty if it does not exist. */
+    private Optional<JobStatus> findJob(String id) {
+        List<Object> snapshot = eval(readJob, ReturnType.LIST, keys(id).hashes());
+        if (snapshot == null) {
+            return Optional.empty();
+        }
+        return Optional.of(parse(unconfirmed(snapshot) ? index(snapshot) : snapshot));
     }
 
     @Override
     public Optional<JobStatus> get(String id) {
-        JobKeys keys = keys(id);
-        List<Object> snapshot = eval(readJob, ReturnType.LIST, keys.hashes());
-        return Optional.ofNullable(snapshot).map(RedisJobStore::parse);
-    }
-
-    /** The job's state alone (one HGET), for workers that skip the tasks of cancelled jobs. */
-    public Optional<JobState> state(String id) {
-        String key = keys(id).job();
-        String state = redisson.<String, String>getMap(key, StringCodec.INSTANCE).get("state");
-        try {
-            return Optional.ofNullable(state).map(JobState::valueOf);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("bad job state in Redis key " + key + ": " + state, e);
-        }
+        return guard(() -> Optional.ofNullable(this.<List<Object>>eval(readJob, ReturnType.LIST, keys(id).hashes()))
+                .map(RedisJobStore::parse));
     }
 
     @Override
     public Optional<JobStatus> findByIdempotencyKey(String key) {
-        String id = redisson.<String>getBucket(idempotencyKey(key), StringCodec.INSTANCE).get();
-        return id == null ? Optional.empty() : get(id);
+        return guard(() -> {
+            String id = redisson.<String>getBucket(idempotencyKey(key), StringCodec.INSTANCE).get();
+            return id == null || id.startsWith(RESERVED) ? Optional.<JobStatus>empty() : findJob(id);
+        });
     }
 
     @Override
     public List<JobStatus> list(int limit) {
-        RScoredSortedSet<String> jobs = redisson.getScoredSortedSet(jobsKey, StringCodec.INSTANCE);
-        List<JobStatus> newestFirst = new ArrayList<>();
-        List<String> expired = new ArrayList<>();
-        int offset = 0;
-        while (newestFirst.size() < limit) {
-            List<String> ids = List.copyOf(jobs.valueRangeReversed(offset, offset + limit - newestFirst.size() - 1));
-            if (ids.isEmpty()) {
-                break;
-            }
-            offset += ids.size();
-            List<Optional<JobStatus>> found = getAll(ids);
-            for (int i = 0; i < ids.size(); i++) {
-                if (found.get(i).isPresent()) {
-                    newestFirst.add(found.get(i).get());
-                } else {
-                    expired.add(ids.get(i));
+        return guard(() -> {
+            RScoredSortedSet<String> jobs = redisson.getScoredSortedSet(jobsKey, StringCodec.INSTANCE);
+            List<JobStatus> newestFirst = new ArrayList<>();
+            List<String> expired = new ArrayList<>();
+            int offset = 0;
+            while (newestFirst.size() < limit) {
+                List<String> ids = List.copyOf(jobs.valueRangeReversed(offset,
+                        offset + limit - newestFirst.size() - 1));
+                if (ids.isEmpty()) {
+                    break;
+                }
+                offset += ids.size();
+                List<List<Object>> found = getAll(ids);
+                for (int i = 0; i < ids.size(); i++) {
+                    if (found.get(i) != null) {
+                        newestFirst.add(parse(found.get(i)));
+                    } else {
+                        expired.add(ids.get(i));
+                    }
                 }
             }
-        }
-        if (!expired.isEmpty()) {
-            jobs.removeAll(expired);
-        }
-        return newestFirst;
+            if (!expired.isEmpty()) {
+                jobs.removeAll(expired);
+            }
+            return newestFirst;
+        });
     }
 
     @Override
     public JobStatus planned(String id, long tasksPlanned, boolean planningDone) {
-        JobKeys keys = keys(id);
-        List<Object> snapshot = eval(planJob, ReturnType.LIST, keys.hashes(),
-                tasksPlanned, planningDone ? 1 : 0, clock.instant());
+        List<Object> snapshot = guard(() -> eval(planJob, ReturnType.LIST, keys(id).hashes(),
+                tasksPlanned, planningDone ? 1 : 0, clock.instant()));
         if (snapshot == null) {
             throw new IllegalArgumentException("no job " + id);
         }
@@ -303,28 +470,25 @@ public final class RedisJobStore implements JobStore {
 
     @Override
     public boolean record(TaskResult result) {
-        JobKeys keys = keys(result.jobId());
-        long added = eval(recordResults, ReturnType.LONG, keys.all(), recordArgs(List.of(result)));
+        Object[] args = recordArgs(List.of(result));
+        long added = guard(() -> eval(recordResults, ReturnType.LONG, keys(result.jobId()).all(), args));
         return added > 0;
     }
 
-    /** One script per job in the batch, all sent in one round trip. */
+    /** One script per job in the batch, all sent in one round trip (on a cluster: one per node). */
     @Override
     public Set<String> recordAll(List<TaskResult> results) {
         Map<String, List<TaskResult>> byJob = new LinkedHashMap<>();
         results.forEach(result -> byJob.computeIfAbsent(result.jobId(), id -> new ArrayList<>()).add(result));
         Map<String, Object[]> args = new LinkedHashMap<>();
         byJob.forEach((id, jobResults) -> args.put(id, recordArgs(jobResults)));
-        return withScripts(() -> {
-            RBatch batch = redisson.createBatch(BatchOptions.defaults());
+        return guard(() -> withScripts(() -> {
+            RBatch batch = redisson.createBatch(writeOptions());
             RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
             Map<String, RFuture<Long>> added = new LinkedHashMap<>();
-            args.forEach((id, jobArgs) -> {
-                JobKeys keys = keys(id);
-                added.put(id, scripts.evalShaAsync(Mode.READ_WRITE, recordResults.sha(), ReturnType.LONG,
-                        keys.all(), jobArgs));
-            });
-            batch.execute();
+            args.forEach((id, jobArgs) -> added.put(id, scripts.evalShaAsync(Mode.READ_WRITE, recordResults.sha(),
+                    ReturnType.LONG, keys(id).all(), jobArgs)));
+            synced(batch.execute());
             Set<String> changed = new LinkedHashSet<>();
             added.forEach((id, count) -> {
                 if (count.toCompletableFuture().join() > 0) {
@@ -332,7 +496,7 @@ public final class RedisJobStore implements JobStore {
                 }
             });
             return changed;
-        });
+        }));
     }
 
     @Override
@@ -340,90 +504,158 @@ public final class RedisJobStore implements JobStore {
         if (!state.isFinal()) {
             throw new IllegalArgumentException(state + " is not a final state");
         }
-        JobKeys keys = keys(id);
         Instant now = clock.instant();
-        List<Object> args = new ArrayList<>(List.of(id, state.name(), now, now.toEpochMilli(),
-                retainFinished.toMillis(), idempotencyKeyPrefix));
+        List<Object> args = new ArrayList<>(List.of(state.name(), now, retainFinished.toMillis()));
         if (reason != null) {
             args.add(reason);
         }
-        List<Object> snapshot = eval(finishJob, ReturnType.LIST,
-                List.of(keys.job(), keys.done(), keys.failures(), unfinishedKey, outboxKey), args.toArray());
+        List<Object> snapshot = guard(() -> eval(finishJob, ReturnType.LIST, keys(id).all(), args.toArray()));
         if (snapshot == null) {
             throw new IllegalArgumentException("no job " + id);
         }
-        return snapshot.isEmpty() ? Optional.empty() : Optional.of(parse(snapshot));
+        if (snapshot.isEmpty()) {
+            return Optional.empty();
+        }
+        JobStatus finished = parse(snapshot);
+        guard(() -> {
+            toOutbox(finished);
+            return null;
+        });
+        return Optional.of(finished);
     }
 
+    /** The steps of finishing that follow the job's own: expire its idempotency key, put it in the outbox. */
+    private void toOutbox(JobStatus job) {
+        if (job.idempotencyKey() != null) {
+            eval(expireKey, ReturnType.BOOLEAN, List.of(idempotencyKey(job.idempotencyKey())), job.id(),
+                    retainFinished.toMillis());
+        }
+        eval(toOutbox, ReturnType.BOOLEAN, List.of(unfinishedKey, outboxKey), job.id(),
+                job.finished().toEpochMilli());
+    }
+
+    /**
+     * Also repairs what a crash between two steps left: a final job still here joins the outbox and leaves, an
+     * unconfirmed one is confirmed, an id whose job is gone is dropped.
+     */
     @Override
     public List<JobStatus> unfinished() {
-        Set<String> ids = redisson.<String>getSet(unfinishedKey, StringCodec.INSTANCE).readAll();
-        // A job may have become final since the set was read.
-        return getAll(List.copyOf(ids)).stream().flatMap(Optional::stream)
-                .filter(job -> !job.state().isFinal())
-                .sorted(Comparator.comparing(JobStatus::created).thenComparing(JobStatus::id))
-                .toList();
+        return guard(() -> {
+            RSet<String> index = redisson.getSet(unfinishedKey, StringCodec.INSTANCE);
+            List<String> ids = List.copyOf(index.readAll());
+            List<List<Object>> snapshots = getAll(ids);
+            List<JobStatus> unfinished = new ArrayList<>();
+            List<String> gone = new ArrayList<>();
+            for (int i = 0; i < ids.size(); i++) {
+                List<Object> snapshot = snapshots.get(i);
+                if (snapshot == null) {
+                    gone.add(ids.get(i));
+                    continue;
+                }
+                JobStatus job = parse(snapshot);
+                if (job.state().isFinal()) {
+                    toOutbox(job);
+                } else {
+                    unfinished.add(unconfirmed(snapshot) ? parse(index(snapshot)) : job);
+                }
+            }
+            if (!gone.isEmpty()) {
+                index.removeAll(gone);
+            }
+            unfinished.sort(Comparator.comparing(JobStatus::created).thenComparing(JobStatus::id));
+            return unfinished;
+        });
     }
 
-    /** One round trip: the state field of every job in the index; ids whose job expired are not counted. */
+    /** One round trip (on a cluster: one per node): the state field of every job in the index; ids whose job expired are not counted. */
     @Override
     public Map<JobState, Long> countByState() {
-        Collection<String> ids = redisson.<String>getScoredSortedSet(jobsKey, StringCodec.INSTANCE).readAll();
-        RBatch batch = redisson.createBatch(BatchOptions.defaults());
-        List<RFuture<String>> states = ids.stream()
-                .map(id -> batch.<String, String>getMap(keys(id).job(), StringCodec.INSTANCE).getAsync("state"))
-                .toList();
-        batch.execute();
-        Map<JobState, Long> counts = new EnumMap<>(JobState.class);
-        for (RFuture<String> state : states) {
-            String name = state.toCompletableFuture().join();
-            if (name != null) {
-                counts.merge(JobState.valueOf(name), 1L, Long::sum);
+        return guard(() -> {
+            Collection<String> ids = redisson.<String>getScoredSortedSet(jobsKey, StringCodec.INSTANCE).readAll();
+            RBatch batch = redisson.createBatch(BatchOptions.defaults());
+            List<RFuture<String>> states = ids.stream()
+                    .map(id -> batch.<String, String>getMap(keys(id).job(), StringCodec.INSTANCE).getAsync("state"))
+                    .toList();
+            batch.execute();
+            Map<JobState, Long> counts = new EnumMap<>(JobState.class);
+            for (RFuture<String> state : states) {
+                String name = state.toCompletableFuture().join();
+                if (name != null) {
+                    counts.merge(JobState.valueOf(name), 1L, Long::sum);
+                }
             }
-        }
-        return counts;
+            return counts;
+        });
     }
 
-    /** One SCARD: a job leaves the set in the same atomic step that makes it final. */
+    /**
+     * One SCARD. A job leaves the set in the step after the one that makes it final, so a crash between the two
+     * counts it until {@link #unfinished} repairs that.
+     */
     @Override
     public long countUnfinished() {
-        return redisson.getSet(unfinishedKey, StringCodec.INSTANCE).size();
+        return guard(() -> (long) redisson.getSet(unfinishedKey, StringCodec.INSTANCE).size());
     }
 
     @Override
     public List<String> pendingEvents() {
-        return List.copyOf(redisson.<String>getScoredSortedSet(outboxKey, StringCodec.INSTANCE).readAll());
+        return guard(() -> List.copyOf(redisson.<String>getScoredSortedSet(outboxKey, StringCodec.INSTANCE).readAll()));
     }
 
     @Override
     public void eventSent(String id) {
-        redisson.getScoredSortedSet(outboxKey, StringCodec.INSTANCE).remove(id);
+        guard(() -> redisson.getScoredSortedSet(outboxKey, StringCodec.INSTANCE).remove(id));
     }
 
-    /** The jobs with these ids, in their order, in one round trip; empty where a job does not exist. */
-    private List<Optional<JobStatus>> getAll(List<String> ids) {
+    /** The snapshots of the jobs with these ids, in their order, in one round trip; null where a job does not exist. */
+    private List<List<Object>> getAll(List<String> ids) {
         return withScripts(() -> {
             RBatch batch = redisson.createBatch(BatchOptions.defaults());
             RScriptAsync scripts = batch.getScript(StringCodec.INSTANCE);
-            List<RFuture<List<Object>>> snapshots = ids.stream().map(id -> {
-                JobKeys keys = keys(id);
-                return scripts.<List<Object>>evalShaAsync(Mode.READ_WRITE, readJob.sha(), ReturnType.LIST,
-                        keys.hashes());
-            }).toList();
+            List<RFuture<List<Object>>> snapshots = ids.stream().map(id -> scripts.<List<Object>>evalShaAsync(
+                    Mode.READ_WRITE, readJob.sha(), ReturnType.LIST, keys(id).hashes())).toList();
             batch.execute();
-            return snapshots.stream()
-                    .map(snapshot -> Optional.ofNullable(snapshot.toCompletableFuture().join()).map(RedisJobStore::parse))
-                    .toList();
+            return snapshots.stream().map(snapshot -> snapshot.toCompletableFuture().join()).toList();
         });
     }
 
-    /** Reads run as READ_WRITE too, so they go to the master and see every write already acknowledged. */
-    private <R> R eval(Script script, ReturnType type, List<Object> keys, Object... args) {
-        return withScripts(() -> redisson.getScript(StringCodec.INSTANCE)
-                .evalSha(Mode.READ_WRITE, script.sha(), type, keys, args));
+    /** Whether a snapshot is of a job not final yet whose creation was not confirmed (it still expires). */
+    private static boolean unconfirmed(List<Object> snapshot) {
+        return ((Number) snapshot.get(3)).longValue() >= 0 && !parse(snapshot).state().isFinal();
     }
 
-    /** Runs {@code call}, once more after loading the scripts again if Redis lost them (restart, SCRIPT FLUSH). */
+    /**
+     * Runs a script; one that writes waits for the replicas when it has to. Reads run as READ_WRITE too, so they
+     * go to the master and see every write already acknowledged.
+     */
+    private <R> R eval(Script script, ReturnType type, List<Object> keys, Object... args) {
+        if (!script.writes() || syncReplicas == 0) {
+            return withScripts(() -> redisson.getScript(StringCodec.INSTANCE)
+                    .evalSha(Mode.READ_WRITE, script.sha(), type, keys, args));
+        }
+        return withScripts(() -> {
+            RBatch batch = redisson.createBatch(writeOptions());
+            RFuture<R> result = batch.getScript(StringCodec.INSTANCE)
+                    .evalShaAsync(Mode.READ_WRITE, script.sha(), type, keys, args);
+            synced(batch.execute());
+            return result.toCompletableFuture().join();
+        });
+    }
+
+    private BatchOptions writeOptions() {
+        return syncReplicas == 0 ? BatchOptions.defaults() : BatchOptions.defaults().sync(syncReplicas, SYNC_TIMEOUT);
+    }
+
+    /** Throws unless the batch's writes reached the replicas they must. */
+    private void synced(BatchResult<?> result) {
+        if (result.getSyncedSlaves() < syncReplicas) {
+            throw new DependencyUnavailableException("Redis", "a write reached " + result.getSyncedSlaves() + " of the "
+                    + syncReplicas + " replicas it must within " + SYNC_TIMEOUT.toMillis() + " ms (failover, or a replica "
+                    + "down?)", null);
+        }
+    }
+
+    /** Runs {@code call}, once more after loading the scripts again if Redis lost them (restart, failover, SCRIPT FLUSH). */
     private <R> R withScripts(Supplier<R> call) {
         try {
             return call.get();
@@ -446,15 +678,32 @@ public final class RedisJobStore implements JobStore {
         return false;
     }
 
-    private Script load(String body) {
-        String text = PRELUDE + body;
-        return new Script(text, redisson.getScript(StringCodec.INSTANCE).scriptLoad(text));
+    /** Loads the scripts (on a cluster: into every master). */
+    private void loadScripts() {
+        RScript loader = redisson.getScript(StringCodec.INSTANCE);
+        for (Script script : scripts) {
+            String sha = loader.scriptLoad(script.text());
+            if (!sha.equals(script.sha())) {
+                throw new IllegalStateException("Redis named a script " + sha + ", not its SHA-1 " + script.sha());
+            }
+        }
     }
 
-    private void loadScripts() {
-        RScript scripts = redisson.getScript(StringCodec.INSTANCE);
-        for (Script script : List.of(readJob, createJob, planJob, recordResults, finishJob)) {
-            scripts.scriptLoad(script.text());
+    /** Runs {@code call}, throwing what says Redis cannot serve now as {@link DependencyUnavailableException}. */
+    private static <R> R guard(Supplier<R> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw RedisFailures.classify(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a job with the same idempotency key", e);
         }
     }
 
@@ -516,7 +765,7 @@ public final class RedisJobStore implements JobStore {
         return pairs;
     }
 
-    /** A job from the snapshot a script returned: {job key, fields, failures}. */
+    /** A job from the snapshot a script returned: {job key, fields, failures, remaining ms to live}. */
     private static JobStatus parse(List<Object> snapshot) {
         String key = (String) snapshot.get(0);
         try {
@@ -581,7 +830,23 @@ public final class RedisJobStore implements JobStore {
         }
     }
 
-    /** A Lua script and its SHA-1, by which it runs, so its text crosses the network only to load it. */
-    private record Script(String text, String sha) {
+    /**
+     * A Lua script and its SHA-1, by which it runs, so its text crosses the network only to load it; and whether
+     * it writes.
+     */
+    private record Script(String text, String sha, boolean writes) {
+
+        Script(String text, boolean writes) {
+            this(text, sha1(text), writes);
+        }
+
+        private static String sha1(String text) {
+            try {
+                return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                        .digest(text.getBytes(StandardCharsets.UTF_8)));
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("the JDK has no SHA-1", e);
+            }
+        }
     }
 }

@@ -8,44 +8,56 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.port.JobStore;
+import io.tileseeder.worker.lock.RedisTopology;
 import io.tileseeder.worker.lock.RedissonMetatileLock;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.StringCodec;
 
 /**
- * {@link RedisJobStore} against the real Redis of {@code dev/services} ({@code SEEDER_REDIS_URL}): the contract,
- * then what only a shared store has to do — replicas that see each other's writes, retention by expiry, lost
- * scripts. Every test uses its own key prefix and deletes its keys.
+ * {@link RedisJobStore} against the real standalone Redis of {@code dev/services} ({@code SEEDER_REDIS_URL}): the
+ * contract, then what only a shared store has to do — replicas that see each other's writes, retention by expiry,
+ * lost scripts, repairs after a crash between two steps. Subclasses run the same against other topologies. Every
+ * test uses its own key prefix and deletes its keys.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedisJobStoreIT extends JobStoreContract {
 
     static final Duration RETAIN = Duration.ofHours(1);
 
-    static String redisUrl;
-    static RedissonClient client;
+    RedissonClient client;
 
     private String prefix;
     private Clock storeClock;
     private RedissonClient replicaClient;
 
+    /** The Redis to test against. */
+    RedisTopology topology() {
+        return RedisTopology.standalone(RedisTopologies.env("SEEDER_REDIS_URL"));
+    }
+
     @BeforeAll
-    static void connect() {
-        redisUrl = System.getenv("SEEDER_REDIS_URL");
-        assertThat(redisUrl).as("SEEDER_REDIS_URL (run dev/services up and source .dev/services.env)").isNotBlank();
-        client = RedissonMetatileLock.connect(redisUrl);
+    void connect() {
+        client = topology().connect(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);
     }
 
     @AfterAll
-    static void disconnect() {
+    void disconnect() {
         if (client != null) {
             client.shutdown();
         }
@@ -62,17 +74,14 @@ class RedisJobStoreIT extends JobStoreContract {
     void cleanUp() {
         if (replicaClient != null) {
             replicaClient.shutdown();
+            replicaClient = null;
         }
         client.getKeys().deleteByPattern(prefix + "*");
     }
 
-    private RedisJobStore redisStore() {
-        return (RedisJobStore) store;
-    }
-
     /** Another coordinator replica: its own client, on the same key prefix. */
     private RedisJobStore replica() {
-        replicaClient = RedissonMetatileLock.connect(redisUrl);
+        replicaClient = topology().connect(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);
         return new RedisJobStore(replicaClient, prefix, storeClock, RETAIN);
     }
 
@@ -103,18 +112,6 @@ class RedisJobStoreIT extends JobStoreContract {
     }
 
     @Test
-    void stateReadsTheJobsStateAlone() {
-        JobStatus job = created();
-
-        assertThat(redisStore().state(job.id())).contains(JobState.PLANNING);
-        store.planned(job.id(), 1, false);
-        assertThat(redisStore().state(job.id())).contains(JobState.RUNNING);
-        store.finish(job.id(), JobState.CANCELLED, "cancelled by the user");
-        assertThat(redisStore().state(job.id())).contains(JobState.CANCELLED);
-        assertThat(redisStore().state("no-such-job")).isEmpty();
-    }
-
-    @Test
     void aFinishedJobDropsItsBitmapAndExpiresWithItsIdempotencyKey() {
         JobStatus job = store.create(submitted("expiring"));
         store.recordAll(List.of(ok(job, 0, counts(0)), failed(job, 1)));
@@ -136,7 +133,7 @@ class RedisJobStoreIT extends JobStoreContract {
         client.getKeys().delete(jobKey(expired.id()));
 
         assertThat(store.list(2)).containsExactly(newest, oldest);
-        assertThat(client.getScoredSortedSet(prefix + "jobs", StringCodec.INSTANCE).readAll())
+        assertThat(client.getScoredSortedSet(prefix + "{index}:jobs", StringCodec.INSTANCE).readAll())
                 .containsExactlyInAnyOrder(oldest.id(), newest.id());
     }
 
@@ -159,8 +156,109 @@ class RedisJobStoreIT extends JobStoreContract {
 
         assertThatThrownBy(() -> store.get(job.id())).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(jobKey(job.id()));
-        assertThatThrownBy(() -> redisStore().state(job.id())).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(jobKey(job.id()));
+    }
+
+    @Test
+    void eightConcurrentSubmissionsWithOneIdempotencyKeyMakeOneJob() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<JobStatus>> submissions = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                JobStatus job = submitted("raced");
+                submissions.add(threads.submit(() -> {
+                    start.await();
+                    return store.create(job);
+                }));
+            }
+            start.countDown();
+            List<String> ids = new ArrayList<>();
+            for (Future<JobStatus> submission : submissions) {
+                ids.add(submission.get(30, TimeUnit.SECONDS).id());
+            }
+
+            assertThat(ids).containsOnly(ids.getFirst());
+            assertThat(store.list(10)).extracting(JobStatus::id).containsExactly(ids.getFirst());
+            assertThat(store.unfinished()).extracting(JobStatus::id).containsExactly(ids.getFirst());
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void aSubmissionWaitsForAReservationOfItsKeyAndTakesItOverWhenItLapses() {
+        // A creator that reserved the key and died: the reservation lapses, then the key is free.
+        client.getBucket(prefix + "idem:orphaned", StringCodec.INSTANCE).set("*job-of-a-dead-creator",
+                Duration.ofMillis(300));
+
+        JobStatus job = store.create(submitted("orphaned"));
+
+        assertThat(store.findByIdempotencyKey("orphaned")).contains(job);
+        assertThat(client.getKeys().remainTimeToLive(prefix + "idem:orphaned")).isEqualTo(-1);
+    }
+
+    @Test
+    void anIdempotencyKeyWhoseJobIsGoneGetsANewJob() {
+        JobStatus first = store.create(submitted("reused"));
+        client.getKeys().delete(jobKey(first.id()));
+
+        JobStatus second = store.create(submitted("reused"));
+
+        assertThat(second.id()).isNotEqualTo(first.id());
+        assertThat(store.findByIdempotencyKey("reused")).contains(second);
+    }
+
+    @Test
+    void aJobMadeFinalWhoseIndexStepWasLostJoinsTheOutboxOnce() {
+        JobStatus job = created();
+        // What the first step of finish leaves when the process dies before the second.
+        client.getMap(jobKey(job.id()), StringCodec.INSTANCE).putAll(Map.of("state", "SUCCEEDED",
+                "finished", clock.instant().toString()));
+        assertThat(store.countUnfinished()).isEqualTo(1);
+
+        assertThat(store.unfinished()).isEmpty();
+
+        assertThat(store.countUnfinished()).isZero();
+        assertThat(store.pendingEvents()).containsExactly(job.id());
+        store.eventSent(job.id());
+        assertThat(store.unfinished()).isEmpty();
+        assertThat(store.pendingEvents()).isEmpty();
+        assertThat(store.finish(job.id(), JobState.FAILED, "too late")).isEmpty();
+        assertThat(store.pendingEvents()).isEmpty();
+    }
+
+    @Test
+    void aJobIndexedButNotConfirmedIsConfirmedByUnfinishedAndItsIdempotencyKey() {
+        JobStatus byUnfinished = created();
+        JobStatus byKey = store.create(submitted("half-made"));
+        // What create leaves when the process dies after indexing a job and before confirming it.
+        for (JobStatus job : List.of(byUnfinished, byKey)) {
+            client.getMap(jobKey(job.id()), StringCodec.INSTANCE).expire(RedisJobStore.UNCONFIRMED_TTL);
+        }
+
+        assertThat(store.unfinished()).extracting(JobStatus::id).contains(byUnfinished.id());
+        assertThat(client.getKeys().remainTimeToLive(jobKey(byUnfinished.id()))).isEqualTo(-1);
+        client.getMap(jobKey(byKey.id()), StringCodec.INSTANCE).expire(RedisJobStore.UNCONFIRMED_TTL);
+        assertThat(store.findByIdempotencyKey("half-made")).contains(byKey);
+        assertThat(client.getKeys().remainTimeToLive(jobKey(byKey.id()))).isEqualTo(-1);
+    }
+
+    @Test
+    void anUnfinishedEntryWhoseJobIsGoneIsDropped() {
+        JobStatus kept = created();
+        JobStatus gone = created();
+        client.getKeys().delete(jobKey(gone.id()));
+        assertThat(store.countUnfinished()).isEqualTo(2);
+
+        assertThat(store.unfinished()).containsExactly(kept);
+
+        assertThat(store.countUnfinished()).isEqualTo(1);
+    }
+
+    @Test
+    void aKeyPrefixWithBracesIsRefused() {
+        assertThatThrownBy(() -> new RedisJobStore(client, "seeder:{x}:", clock, RETAIN))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("braces");
     }
 
     /** Not a benchmark (no timing is asserted), but it prints the rate of a realistic ingest. */

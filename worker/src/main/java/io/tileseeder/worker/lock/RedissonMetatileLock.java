@@ -2,9 +2,6 @@ package io.tileseeder.worker.lock;
 
 import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.MetatileLock;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,11 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
-import org.redisson.config.SingleServerConfig;
 
 /**
  * Metatile locks shared by all pods through Redis: one Redisson lock per metatile, under the Redis key
@@ -35,7 +30,7 @@ import org.redisson.config.SingleServerConfig;
  *       them: the key expires {@code lockWatchdogTimeout} after it was last renewed, and the client renews
  *       it every third of that while the lease is open. A pod that dies stops renewing, so its locks free
  *       themselves within one watchdog timeout. The timeout is a setting of the {@link RedissonClient}
- *       ({@link Config#setLockWatchdogTimeout}), not of each lock; {@link #connect(String, Duration)} sets it.</li>
+ *       ({@link Config#setLockWatchdogTimeout}), not of each lock; {@link RedisTopology#connect} sets it.</li>
  *   <li><b>Owner is the lease, not the thread.</b> Redisson's {@link RLock} belongs to a thread id by
  *       default, but the worker takes a lock on one thread and releases it on another. Every lease therefore
  *       locks, is renewed by the watchdog, and unlocks under its own id (a negative number, so it can never
@@ -99,50 +94,14 @@ public final class RedissonMetatileLock implements MetatileLock {
     }
 
     /**
-     * A client for one Redis server; the caller shuts it down.
+     * A client for one Redis server; the caller shuts it down. {@link RedisTopology#connect} also reaches
+     * Sentinel and Cluster deployments.
      *
      * @param redisUrl        {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS
      * @param watchdogTimeout the lease of a lock whose holder stops renewing it (dead pod)
      */
     public static RedissonClient connect(String redisUrl, Duration watchdogTimeout) {
-        if (watchdogTimeout.isNegative() || watchdogTimeout.isZero()) {
-            throw new IllegalArgumentException("watchdogTimeout must be positive: " + watchdogTimeout);
-        }
-        URI uri = URI.create(redisUrl);
-        String scheme = uri.getScheme();
-        if (!"redis".equals(scheme) && !"rediss".equals(scheme)) {
-            throw new IllegalArgumentException("not a redis:// or rediss:// URL: " + redisUrl);
-        }
-        if (uri.getHost() == null) {
-            throw new IllegalArgumentException("no host in Redis URL: " + redisUrl);
-        }
-        Config config = new Config();
-        config.setLockWatchdogTimeout(watchdogTimeout.toMillis());
-        SingleServerConfig server = config.useSingleServer()
-                .setAddress(scheme + "://" + uri.getHost() + ":" + (uri.getPort() < 0 ? 6379 : uri.getPort()));
-        String userInfo = uri.getRawUserInfo();
-        if (userInfo != null && !userInfo.isEmpty()) {
-            int colon = userInfo.indexOf(':');
-            String user = colon < 0 ? "" : decode(userInfo.substring(0, colon));
-            String password = decode(colon < 0 ? userInfo : userInfo.substring(colon + 1));
-            if (!user.isEmpty()) {
-                server.setUsername(user);
-            }
-            server.setPassword(password);
-        }
-        String path = uri.getPath();
-        if (path != null && path.length() > 1) {
-            try {
-                server.setDatabase(Integer.parseInt(path.substring(1)));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("the path of a Redis URL is a database number: " + redisUrl, e);
-            }
-        }
-        return Redisson.create(config);
-    }
-
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        return RedisTopology.standalone(redisUrl).connect(watchdogTimeout);
     }
 
     /** The Redis key of a metatile's lock. */

@@ -17,34 +17,45 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.redisson.api.RedissonClient;
 
 /**
  * {@link RedissonMetatileLock} against the real Redis of {@code dev/services} ({@code SEEDER_REDIS_URL}):
  * the contract, then what only a shared lock has to do — exclude other pods, free a dead pod's locks after
- * the watchdog timeout, and keep a live holder's lock past it. Every test uses its own key prefix.
+ * the watchdog timeout, and keep a live holder's lock past it. Subclasses run the same against other Redis
+ * deployments. Every test uses its own key prefix.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedissonMetatileLockIT extends MetatileLockContract {
 
     /** Short, so the watchdog tests run in seconds; the production default is 30 s. */
     static final Duration SHORT_WATCHDOG = Duration.ofSeconds(2);
 
-    static String redisUrl;
     /** The client of the lock under test ("this pod"), with Redisson's default watchdog timeout. */
-    static RedissonClient client;
+    RedissonClient client;
 
     private String prefix;
     private final List<RedissonClient> pods = new ArrayList<>();
 
+    /** The Redis to test against. */
+    RedisTopology topology() {
+        return RedisTopology.standalone(env("SEEDER_REDIS_URL"));
+    }
+
+    static String env(String name) {
+        String value = System.getenv(name);
+        assertThat(value).as(name + " (run dev/services up and source .dev/services.env)").isNotBlank();
+        return value;
+    }
+
     @BeforeAll
-    static void connect() {
-        redisUrl = System.getenv("SEEDER_REDIS_URL");
-        assertThat(redisUrl).as("SEEDER_REDIS_URL (run dev/services up and source .dev/services.env)").isNotBlank();
-        client = RedissonMetatileLock.connect(redisUrl);
+    void connect() {
+        client = topology().connect(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);
     }
 
     @AfterAll
-    static void disconnect() {
+    void disconnect() {
         if (client != null) {
             client.shutdown();
         }
@@ -64,11 +75,12 @@ class RedissonMetatileLockIT extends MetatileLockContract {
     @AfterEach
     void shutDownPods() {
         pods.forEach(RedissonClient::shutdown);
+        pods.clear();
     }
 
     /** Another pod: its own client, locking under the same key prefix. */
     private RedissonMetatileLock otherPod(Duration watchdogTimeout) {
-        RedissonClient pod = RedissonMetatileLock.connect(redisUrl, watchdogTimeout);
+        RedissonClient pod = topology().connect(watchdogTimeout);
         pods.add(pod);
         return new RedissonMetatileLock(pod, prefix, RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT);
     }

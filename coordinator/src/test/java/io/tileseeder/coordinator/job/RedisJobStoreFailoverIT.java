@@ -9,9 +9,6 @@ import io.tileseeder.message.TileCounts;
 import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.worker.lock.RedisTopology;
 import io.tileseeder.worker.lock.RedissonMetatileLock;
-import java.io.IOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,9 +73,9 @@ class RedisJobStoreFailoverIT {
             });
 
             awaitCondition("records before the failover", () -> completed.get() >= 200, writer);
-            String before = master(topology);
-            sentinel(topology, "SENTINEL", "FAILOVER", RedisTopologies.env("SEEDER_REDIS_SENTINEL_MASTER"));
-            awaitCondition("the sentinels to name a new master", () -> !master(topology).equals(before), writer);
+            String before = RedisTopologies.master(topology);
+            RedisTopologies.sentinel(topology, "SENTINEL", "FAILOVER", RedisTopologies.env("SEEDER_REDIS_SENTINEL_MASTER"));
+            awaitCondition("the sentinels to name a new master", () -> !RedisTopologies.master(topology).equals(before), writer);
             long atSwitch = completed.get();
             awaitCondition("records on the new master", () -> completed.get() >= atSwitch + 200, writer);
             stop.set(true);
@@ -86,7 +83,7 @@ class RedisJobStoreFailoverIT {
 
             long done = completed.get();
             System.out.printf("failover %s -> %s: %d results recorded, %d calls reported Redis unavailable%n", before,
-                    master(topology), done, unavailable.get());
+                    RedisTopologies.master(topology), done, unavailable.get());
             assertThat(countedTwice).isEmpty();
             assertThat(store.recordAll(LongStream.range(0, done).mapToObj(seq -> result(job, seq)).toList()))
                     .as("every result is still recorded").isEmpty();
@@ -121,24 +118,6 @@ class RedisJobStoreFailoverIT {
         }
     }
 
-    /** The master's address as the first sentinel names it. */
-    private static String master(RedisTopology topology) throws IOException, InterruptedException {
-        return sentinel(topology, "SENTINEL", "GET-MASTER-ADDR-BY-NAME",
-                RedisTopologies.env("SEEDER_REDIS_SENTINEL_MASTER")).replace('\n', ':');
-    }
-
-    /** A command to the first sentinel, through redis-cli; its answer. */
-    private static String sentinel(RedisTopology topology, String... command) throws IOException, InterruptedException {
-        URI sentinel = URI.create(topology.nodes().getFirst());
-        List<String> args = new ArrayList<>(List.of("redis-cli", "-h", sentinel.getHost(), "-p",
-                Integer.toString(sentinel.getPort())));
-        args.addAll(List.of(command));
-        Process cli = new ProcessBuilder(args).redirectErrorStream(true).start();
-        String out = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertThat(cli.waitFor()).as(String.join(" ", args) + ": " + out).isZero();
-        assertThat(out).as(String.join(" ", args)).doesNotStartWith("ERR");
-        return out;
-    }
 
     @FunctionalInterface
     private interface CheckedCondition {

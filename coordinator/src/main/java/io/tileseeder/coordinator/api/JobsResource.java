@@ -4,13 +4,13 @@ import io.tileseeder.coordinator.Engines;
 import io.tileseeder.coordinator.SeederConfig;
 import io.tileseeder.coordinator.access.Roles;
 import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.coordinator.job.UnknownJobException;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobStatus;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -22,6 +22,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
@@ -61,8 +62,8 @@ public class JobsResource {
     @RolesAllowed(Roles.WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a job", description = "Validates the job and starts it: 202 with the job, or "
-            + "400 problem+json naming every invalid field. Retrying with the same Idempotency-Key returns the same "
-            + "job; an empty key counts as none.")
+            + "400 problem+json naming every invalid field. Retrying with the same Idempotency-Key and the same job "
+            + "returns that job; the key with another job is refused with 422. An empty key counts as none.")
     public Response submit(JobRequest request,
                            @Parameter(description = "Makes retries of this submission return the same job")
                            @HeaderParam("Idempotency-Key") String idempotencyKey,
@@ -72,8 +73,9 @@ public class JobsResource {
                     "must be at most " + MAX_IDEMPOTENCY_KEY + " characters")));
         }
         JobStatus job = jobs().submit(request, idempotencyKey);
+        // A path, not a URL: the request's Host header is the client's to choose, so no URL is built from it.
         return Response.accepted(JobView.of(job, Instant.now()))
-                .location(uri.getBaseUriBuilder().path("api/v1/jobs").path(job.id()).build())
+                .header(HttpHeaders.LOCATION, uri.getBaseUri().getRawPath() + "api/v1/jobs/" + job.id())
                 .build();
     }
 
@@ -98,7 +100,7 @@ public class JobsResource {
     @Path("{id}")
     @Operation(summary = "A job's state and progress")
     public JobView get(@PathParam("id") String id) {
-        return JobView.of(jobs().get(id).orElseThrow(() -> notFound(id)), Instant.now());
+        return JobView.of(jobs().get(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now());
     }
 
     @DELETE
@@ -107,12 +109,12 @@ public class JobsResource {
     @Operation(summary = "Cancel a job", description = "Planning stops and workers drop its remaining tasks; "
             + "409 if the job has already finished.")
     public JobView cancel(@PathParam("id") String id) {
-        JobStatus before = jobs().get(id).orElseThrow(() -> notFound(id));
+        JobStatus before = jobs().get(id).orElseThrow(() -> new UnknownJobException(id));
         if (before.state().isFinal()) {
             throw new jakarta.ws.rs.ClientErrorException(Problem.response(Response.Status.CONFLICT,
                     "job " + id + " has already finished: " + before.state()));
         }
-        return JobView.of(jobs().cancel(id).orElseThrow(() -> notFound(id)), Instant.now());
+        return JobView.of(jobs().cancel(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now());
     }
 
     @GET
@@ -132,20 +134,11 @@ public class JobsResource {
             throw new InvalidJobException(List.of(new FieldError("timeout",
                     timeout + " is longer than the limit of " + config.limits().maxWait())));
         }
-        return jobs().awaitFinal(id, wait).orElseThrow(() -> notFound(id))
+        return jobs().awaitFinal(id, wait).orElseThrow(() -> new UnknownJobException(id))
                 .thenApply(job -> JobView.of(job, Instant.now()));
     }
 
     private JobService jobs() {
         return engines.engine().jobs();
-    }
-
-    static jakarta.ws.rs.NotFoundException notFound(String id) {
-        return new jakarta.ws.rs.NotFoundException(Problem.response(Response.Status.NOT_FOUND, "no job " + id));
-    }
-
-    static BadRequestException badRequest(String field, String reason) {
-        return new BadRequestException(Problem.response(Response.Status.BAD_REQUEST, field + ": " + reason,
-                List.of(new FieldError(field, reason))));
     }
 }

@@ -14,12 +14,12 @@ public record Problem(String type, String title, int status, String detail, List
 
     public static final String MEDIA_TYPE = "application/problem+json";
 
-    public static Response response(Response.Status status, String detail, List<FieldError> errors) {
+    public static Response response(Response.StatusType status, String detail, List<FieldError> errors) {
         Problem problem = new Problem("about:blank", status.getReasonPhrase(), status.getStatusCode(), detail, errors);
         return Response.status(status).type(MEDIA_TYPE).entity(problem).build();
     }
 
-    public static Response response(Response.Status status, String detail) {
+    public static Response response(Response.StatusType status, String detail) {
         return response(status, detail, List.of());
     }
 }

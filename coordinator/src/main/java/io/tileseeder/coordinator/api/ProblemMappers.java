@@ -1,9 +1,7 @@
 package io.tileseeder.coordinator.api;
 
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -13,14 +11,17 @@ import io.smallrye.mutiny.Uni;
 import io.tileseeder.coordinator.EngineNotStartedException;
 import io.tileseeder.coordinator.access.Roles;
 import io.tileseeder.coordinator.access.TokenIdentityProvider;
+import io.tileseeder.coordinator.job.IdempotencyConflictException;
 import io.tileseeder.coordinator.job.TooManyJobsException;
+import io.tileseeder.coordinator.job.UnknownJobException;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.UUID;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -28,6 +29,22 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    private static final Response.StatusType UNPROCESSABLE = new Response.StatusType() {
+        @Override
+        public int getStatusCode() {
+            return 422;
+        }
+
+        @Override
+        public Response.Status.Family getFamily() {
+            return Response.Status.Family.CLIENT_ERROR;
+        }
+
+        @Override
+        public String getReasonPhrase() {
+            return "Unprocessable Content";
+        }
+    };
 
     private final CurrentIdentityAssociation identity;
 
@@ -81,48 +98,65 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response malformedJson(JsonParseException e) {
-        return Problem.response(Response.Status.BAD_REQUEST, "malformed JSON: " + e.getOriginalMessage(),
-                List.of(new FieldError("body", "malformed JSON at line " + e.getLocation().getLineNr()
-                        + ", column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage())));
-    }
-
-    /** More specific than {@link #wrongJson}, so it takes over from Quarkus's own mapper for this type. */
-    @ServerExceptionMapper
-    public Response mismatchedJson(MismatchedInputException e) {
-        return wrongJson(e);
+    public Response unknownJob(UnknownJobException e) {
+        return Problem.response(Response.Status.NOT_FOUND, e.getMessage());
     }
 
     @ServerExceptionMapper
-    public Response wrongJson(JsonMappingException e) {
-        String field = e.getPath().stream()
-                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
-                .collect(Collectors.joining(".")).replace(".[", "[");
-        String reason = e instanceof UnrecognizedPropertyException unknown
-                ? "unknown field; known fields: " + unknown.getKnownPropertyIds()
-                : e.getOriginalMessage().replaceAll(" \\(class [^)]*\\)", "");
-        FieldError error = new FieldError(field.isEmpty() ? "body" : field, reason);
+    public Response idempotencyConflict(IdempotencyConflictException e) {
+        return Problem.response(UNPROCESSABLE, e.getMessage(),
+                List.of(new FieldError("Idempotency-Key", e.getMessage())));
+    }
+
+    /** Covers what Jackson throws while reading a body, wrapped by Quarkus REST or not. */
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException e) {
+        FieldError error = JsonErrors.describe(e);
         return Problem.response(Response.Status.BAD_REQUEST, error.toString(), List.of(error));
     }
 
+    /** More specific than Quarkus's own mapper for this type, so that it takes over. */
     @ServerExceptionMapper
-    public Response web(WebApplicationException e) {
-        Response.Status status = Response.Status.fromStatusCode(e.getResponse().getStatus());
-        if (status == null) {
-            status = Response.Status.INTERNAL_SERVER_ERROR;
-        }
-        if (e.getCause() instanceof JsonParseException parse) {
-            return malformedJson(parse);
-        }
-        if (e.getCause() instanceof JsonMappingException mapping) {
-            return wrongJson(mapping);
-        }
-        return Problem.response(status, e.getMessage());
+    public Response mismatchedJson(MismatchedInputException e) {
+        return unreadableJson(e);
     }
 
+    /**
+     * What Quarkus REST refuses before a method runs (no such path, another method, media types), and the
+     * refusals the resources shape themselves (which carry their problem already). The path is shown as it was
+     * sent: decoding it again may fail (a {@code %25} that decodes to a stray {@code %}).
+     */
     @ServerExceptionMapper
-    public Response unexpected(RuntimeException e) {
-        LOG.error("request failed", e);
-        return Problem.response(Response.Status.INTERNAL_SERVER_ERROR, "internal error: " + e.getMessage());
+    public Response web(WebApplicationException e, HttpServerRequest request) {
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return unreadableJson(json);
+        }
+        Response refused = e.getResponse();
+        if (refused.hasEntity()) {
+            return refused;
+        }
+        Response.StatusType status = refused.getStatusInfo();
+        String detail = switch (status.getStatusCode()) {
+            case 404 -> "nothing at " + request.path();
+            case 405 -> request.method().name() + " is not allowed on " + request.path();
+            case 406 -> "the Accept header (" + request.getHeader(HttpHeaders.ACCEPT) + ") takes nothing "
+                    + request.path() + " answers with";
+            case 415 -> "the body must be application/json, not " + request.getHeader(HttpHeaders.CONTENT_TYPE);
+            default -> status.getReasonPhrase();
+        };
+        return Problem.response(status, detail);
+    }
+
+    /** A failure of the server's own: a generic answer, the details in the log under an id the answer gives. */
+    @ServerExceptionMapper
+    public Response unexpected(Exception e) {
+        return Problem.response(Response.Status.INTERNAL_SERVER_ERROR, internalError(e));
+    }
+
+    /** Logs {@code e} with a new error id and returns what a client may see of it. */
+    static String internalError(Throwable e) {
+        String id = UUID.randomUUID().toString();
+        LOG.errorf(e, "request failed (error id %s)", id);
+        return "internal error " + id + "; the server's log has the details";
     }
 }

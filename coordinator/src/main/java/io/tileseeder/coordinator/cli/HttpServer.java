@@ -1,6 +1,8 @@
 package io.tileseeder.coordinator.cli;
 
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.OptionalInt;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -35,6 +37,30 @@ final class HttpServer {
                     + "'), which turns on HTTP on that port, or set " + management);
         }
         return false;
+    }
+
+    /** The address the API server listens on ({@code quarkus.http.host}). */
+    static String apiHost() {
+        return ConfigProvider.getConfig().getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0");
+    }
+
+    /** Whether the API server listens on {@code host}; if not, says how to start the command so that it does. */
+    static boolean listeningOnHost(String host, PrintWriter err) {
+        if (apiHost().equals(host)) {
+            return true;
+        }
+        err.println("error: start it with the seeder script ('./seeder serve --host " + host + "'), which makes HTTP "
+                + "listen there, or set QUARKUS_HTTP_HOST=" + host + " and QUARKUS_MANAGEMENT_HOST=" + host);
+        return false;
+    }
+
+    /** Whether only this machine reaches {@code host}: a loopback address, or a name of one. */
+    static boolean loopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static boolean on(Config config, String server, int port, int defaultPort) {

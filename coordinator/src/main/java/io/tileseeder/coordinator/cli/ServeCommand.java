@@ -35,12 +35,23 @@ final class ServeCommand implements Callable<Integer> {
     EngineOptions engine;
 
     @Option(names = "--port", defaultValue = "8080",
-            description = "HTTP port of the API on all interfaces (default: ${DEFAULT-VALUE}).")
+            description = "HTTP port of the API (default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--management-port", defaultValue = "9080",
-            description = "HTTP port of health and metrics on all interfaces (default: ${DEFAULT-VALUE}).")
+            description = "HTTP port of health and metrics (default: ${DEFAULT-VALUE}).")
     int managementPort;
+
+    @Option(names = "--host", paramLabel = "ADDRESS",
+            description = "Address the API, health and metrics listen on (default: the setting quarkus.http.host, "
+                    + "QUARKUS_HTTP_HOST, which is 127.0.0.1: this machine only). 0.0.0.0 is every interface, which "
+                    + "needs SEEDER_AUTH_TOKENS_FILE or --allow-unauthenticated.")
+    String host;
+
+    @Option(names = "--allow-unauthenticated",
+            description = "Serve without a tokens file on an address other machines reach: anyone who reaches it "
+                    + "may submit and cancel jobs.")
+    boolean allowUnauthenticated;
 
     ServeCommand(Engines engines, Access access) {
         this.engines = engines;
@@ -49,12 +60,22 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String address = HttpServer.apiHost();
         try {
             if (access.enabled()) {
                 access.tokens();
             } else if (engines.distributed()) {
                 spec.commandLine().getErr().println("error: the distributed coordinator needs API tokens: set "
                         + "SEEDER_AUTH_TOKENS_FILE (seeder.auth.tokens-file) to a file of lines NAME ROLE TOKEN");
+                return ExitCodes.USAGE;
+            }
+            if (host != null && !HttpServer.listeningOnHost(host, spec.commandLine().getErr())) {
+                return ExitCodes.USAGE;
+            }
+            if (!access.enabled() && !allowUnauthenticated && !HttpServer.loopback(address)) {
+                spec.commandLine().getErr().println("error: the API would answer anyone on " + address + " without "
+                        + "authentication: set SEEDER_AUTH_TOKENS_FILE to a tokens file, listen on this machine only "
+                        + "(--host 127.0.0.1), or pass --allow-unauthenticated");
                 return ExitCodes.USAGE;
             }
             if (!HttpServer.listeningOn("serve", OptionalInt.of(port), managementPort, spec.commandLine().getErr())) {
@@ -65,9 +86,9 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        spec.commandLine().getOut().printf("Tile Seeder %s listening on http://localhost:%d/ (API /api/v1, Swagger UI "
+        spec.commandLine().getOut().printf("Tile Seeder %s listening on http://%s:%d/ (API /api/v1, Swagger UI "
                 + "/q/swagger-ui; health and metrics on port %d)%n", engines.distributed() ? "coordinator" : "(embedded)",
-                port, managementPort);
+                address.contains(":") ? "[" + address + "]" : address, port, managementPort);
         spec.commandLine().getOut().flush();
         Quarkus.waitForExit();
         return 0;

@@ -7,8 +7,14 @@ import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.store.S3TileStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -95,10 +101,24 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
                 wmsRequestsPerUpstream, drainTimeout);
     }
 
-    /** Opens the store: a folder, or an S3 bucket for a store given as {@code s3://bucket/prefix}. */
+    /**
+     * Opens the store: a folder, or an S3 bucket for a store given as {@code s3://bucket/prefix}. A folder is created
+     * when missing and tried with a file of its own, so that one that cannot take tiles is named, with the reason,
+     * before any job starts.
+     *
+     * @throws UncheckedIOException saying why tiles cannot be written to the folder
+     */
     public TileStore openStore() {
         if (!store.startsWith("s3://")) {
-            return new FileTileStore(Path.of(store));
+            Path folder = Path.of(store);
+            try {
+                Files.createDirectories(folder);
+                Files.delete(Files.createTempFile(folder, ".seeder-probe-", ""));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write tiles to " + folder.toAbsolutePath() + ": " + reason(e),
+                        e);
+            }
+            return new FileTileStore(folder);
         }
         S3TileStore.Location location = S3TileStore.Location.parse(store);
         S3Connection connection = s3.orElseThrow(() -> new IllegalArgumentException(
@@ -110,6 +130,20 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }
+    }
+
+    /** What the operating system said, in its own few words ("Permission denied", "Read-only file system"). */
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "a file is in the way of a folder";
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason().toLowerCase(Locale.ROOT);
+        }
+        return e instanceof NoSuchFileException ? "no such file or directory" : String.valueOf(e.getMessage());
     }
 
     private static void positive(String name, int value) {

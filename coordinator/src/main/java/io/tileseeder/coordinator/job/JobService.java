@@ -171,19 +171,23 @@ public final class JobService implements ResultSink, AutoCloseable {
     }
 
     /**
-     * Validates and starts a job. With an idempotency key already used, returns that job instead.
+     * Validates and starts a job. With an idempotency key already used for the same job, returns that job instead.
      *
      * @throws io.tileseeder.job.InvalidJobException naming what is wrong
+     * @throws IdempotencyConflictException          when the key was used for a different job
      * @throws TooManyJobsException                  when {@code maxRunningJobs} jobs are running already
      */
     public synchronized JobStatus submit(JobRequest request, String idempotencyKey) {
+        JobSpec spec = validator.validate(request);
         if (idempotencyKey != null) {
             Optional<JobStatus> existing = store.findByIdempotencyKey(idempotencyKey);
             if (existing.isPresent()) {
+                if (!existing.get().spec().equals(spec)) {
+                    throw new IdempotencyConflictException(idempotencyKey, existing.get().id());
+                }
                 return existing.get();
             }
         }
-        JobSpec spec = validator.validate(request);
         long running = store.countUnfinished();
         if (running >= maxRunningJobs) {
             throw new TooManyJobsException(running + " jobs are running, the limit is " + maxRunningJobs
@@ -237,7 +241,8 @@ public final class JobService implements ResultSink, AutoCloseable {
     }
 
     /**
-     * The job once it is final, or as it is when {@code timeout} runs out, whichever comes first.
+     * The job once it is final, or as it is when {@code timeout} runs out, whichever comes first. The future fails
+     * with {@link UnknownJobException} when the job leaves the store meanwhile (its record expired or was deleted).
      *
      * @throws TooManyJobsException when {@code maxWaiters} clients are waiting already
      */
@@ -264,7 +269,8 @@ public final class JobService implements ResultSink, AutoCloseable {
                     forJob.remove(mine);
                     waiters.decrementAndGet();
                 })
-                .thenApply(finalJob -> finalJob != null ? finalJob : store.get(id).orElseThrow()));
+                .thenApply(finalJob -> finalJob != null ? finalJob
+                        : store.get(id).orElseThrow(() -> new UnknownJobException(id))));
     }
 
     /** Records a worker's result; finishes the job if it was the last one. */

@@ -171,6 +171,42 @@ class JobsResourceTest {
         assertThat(late.jsonPath().getString("id")).isEqualTo(id);
     }
 
+    /** A key names one job: sent again with another job, it is refused rather than answered with the first. */
+    @Test
+    void idempotencyKeyWithAnotherJobIsRefusedWith422() {
+        String key = UUID.randomUUID().toString();
+        Response first = given().contentType(ContentType.JSON).header("Idempotency-Key", key).body(OTHER_JOB)
+                .when().post(JOBS).andReturn();
+        assertThat(first.statusCode()).as(first.asString()).isEqualTo(202);
+        String id = first.jsonPath().getString("id");
+
+        // The same job written differently (defaults spelt out, fields in another order) is the same job.
+        Response sameJob = given().contentType(ContentType.JSON).header("Idempotency-Key", key).body("""
+                {"bbox": [10, 10, 11, 11], "zoom": {"max": 0, "min": 0}, "format": "jpeg", "mode": "seed",
+                 "tileMatrixSet": "WorldCRS84Quad", "layer": "world", "priority": 0}""").when().post(JOBS).andReturn();
+        assertThat(sameJob.statusCode()).as(sameJob.asString()).isEqualTo(202);
+        assertThat(sameJob.jsonPath().getString("id")).isEqualTo(id);
+
+        Response otherJob = given().contentType(ContentType.JSON).header("Idempotency-Key", key).body("""
+                {"layer": "world", "tileMatrixSet": "WorldCRS84Quad", "format": "jpeg", "zoom": {"min": 0, "max": 0},
+                 "bbox": [10, 10, 12, 12]}""").when().post(JOBS).andReturn();
+        String detail = assertProblem(otherJob, 422, "Idempotency-Key");
+        assertThat(detail).contains(key).contains(id);
+        assertThat(await(id).jsonPath().getString("state")).isEqualTo("SUCCEEDED");
+    }
+
+    /** The Location of a new job is a path: a client's Host header never makes it point elsewhere. */
+    @Test
+    void locationIsAPathWhateverTheHostHeader() {
+        Response accepted = given().contentType(ContentType.JSON).header("Host", "evil.example").body(OTHER_JOB)
+                .when().post(JOBS).andReturn();
+
+        assertThat(accepted.statusCode()).as(accepted.asString()).isEqualTo(202);
+        String id = accepted.jsonPath().getString("id");
+        assertThat(accepted.header("Location")).isEqualTo(JOBS + "/" + id);
+        await(id);
+    }
+
     @Test
     void overlongIdempotencyKeyIsRefused() {
         assertProblem(given().contentType(ContentType.JSON).header("Idempotency-Key", "k".repeat(256))
@@ -261,11 +297,36 @@ class JobsResourceTest {
                         "bbox[1]"),
                 Arguments.of("unknown field", """
                         {"layer": "world", "zom": {"min": 0, "max": 1}}""", "zom"),
+                Arguments.of("trailing content", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}} {}""", "body"),
+                Arguments.of("trailing garbage", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}}]""", "body"),
+                Arguments.of("a field twice", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "layer": "other"}""", "body"),
+                Arguments.of("a fraction for a whole number", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "priority": 1.5}""", "priority"),
+                Arguments.of("a number as a string", """
+                        {"layer": "world", "zoom": {"min": "0", "max": 1}}""", "zoom.min"),
+                Arguments.of("a number out of range", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 99999999999}}""", "zoom.max"),
+                Arguments.of("a number too long to read", """
+                        {"layer": "world", "zoom": {"min": 0, "max": %s}}""".formatted("9".repeat(1200)), "zoom"),
+                Arguments.of("not an instant", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "mode": "reseed", "refreshBefore": "soon"}""",
+                        "refreshBefore"),
+                Arguments.of("an array for the job", "[1, 2]", "body"),
+                Arguments.of("an array for an object", """
+                        {"layer": "world", "zoom": [0, 1]}""", "zoom"),
+                Arguments.of("NaN", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "bbox": [1, 2, NaN, 4]}""", "bbox"),
                 Arguments.of("empty body", "", "body"),
                 Arguments.of("JSON null", "null", "body"));
     }
 
-    /** Jackson's own errors (malformed, wrong type, unknown field) must be problem+json too, naming the field. */
+    /**
+     * Jackson's own errors (malformed, wrong type, unknown field, content after the value) must be problem+json too,
+     * naming the field in the API's words ({@link Api#assertProblem} refuses Java names).
+     */
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalidJobs")
     void invalidJobIsRefusedNamingTheField(String what, String json, String field) {

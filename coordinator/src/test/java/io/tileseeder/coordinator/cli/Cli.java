@@ -36,6 +36,13 @@ final class Cli {
         return errLines(result).stream().filter(line -> line.startsWith("error:")).toList();
     }
 
+    /** Asserts that the launch exited 1 (bad usage) with exactly one error line; returns that line. */
+    static String refusal(LaunchResult result) {
+        assertThat(result.exitCode()).as(describe(result)).isEqualTo(ExitCodes.USAGE);
+        assertThat(errorLines(result)).as(describe(result)).hasSize(1);
+        return errorLines(result).get(0);
+    }
+
     /** Every regular file below {@code folder}, relative to it, with '/' separators, sorted. */
     static List<String> files(Path folder) {
         if (!Files.isDirectory(folder)) {

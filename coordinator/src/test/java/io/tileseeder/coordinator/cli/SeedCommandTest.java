@@ -170,4 +170,25 @@ class SeedCommandTest {
         assertThat(files(out)).as("no temporary file left behind").noneMatch(f -> f.endsWith(".tmp"));
         assertThat(files(out)).as("no TileJSON document for a cancelled job").noneMatch(f -> f.endsWith(".json"));
     }
+
+    /** A folder that cannot take tiles is named with the reason, before any job starts: one line, exit status 1. */
+    @Test
+    void aStoreThatCannotBeWrittenIsRefusedSayingWhy(QuarkusMainLauncher launcher) throws IOException {
+        Path fileInTheWay = Files.writeString(out.resolve("not-a-folder"), "a file");
+        LaunchResult blocked = launcher.launch("seed", "--layer", "world", "--zoom", "0-1", "--out",
+                fileInTheWay.resolve("tiles").toString());
+
+        assertThat(blocked.exitCode()).as(describe(blocked)).isEqualTo(1);
+        assertThat(Cli.errorLines(blocked)).as(describe(blocked)).containsExactly("error: cannot write tiles to "
+                + fileInTheWay.resolve("tiles") + ": not a directory");
+        assertThat(blocked.getOutput()).as("no job ran").doesNotContain("tiles written");
+
+        // /proc takes no folder of ours, whoever runs the test (a read-only folder does not stop root).
+        LaunchResult refused = launcher.launch("seed", "--layer", "world", "--zoom", "0-1", "--out",
+                "/proc/tile-seeder-test");
+
+        assertThat(refused.exitCode()).as(describe(refused)).isEqualTo(1);
+        assertThat(Cli.errorLines(refused)).as(describe(refused)).singleElement().asString()
+                .startsWith("error: cannot write tiles to /proc/tile-seeder-test: ");
+    }
 }

@@ -54,8 +54,18 @@ public final class FileTileStore implements TileStore {
         return root;
     }
 
+    /**
+     * Where the tile lives: always below {@link #root()}. A key whose layer would lead elsewhere ({@code ..}, an
+     * absolute path) is refused, whoever built it.
+     *
+     * @throws IllegalArgumentException for a key outside the store, or not a path at all
+     */
     public Path pathOf(TileKey key) {
-        return root.resolve(key.path());
+        Path path = root.resolve(key.path()).normalize();
+        if (!path.startsWith(root)) {
+            throw new IllegalArgumentException("tile " + key.path() + " is outside the store " + root);
+        }
+        return path;
     }
 
     /** Answered without an exception for a missing tile: on a first seed, that is every tile asked about. */

@@ -39,6 +39,27 @@ class FileTileStoreTest {
         store = new FileTileStore(root);
     }
 
+    /** Defence in depth: the API checks tile keys against the catalogue, and the store refuses any key leading out. */
+    @Test
+    void refusesKeysThatLeadOutOfTheStore() throws Exception {
+        Path inside = Files.createDirectories(root.resolve("store"));
+        Path planted = root.resolve("secret/WebMercatorQuad/0/0/0.png");
+        Files.createDirectories(planted.getParent());
+        Files.writeString(planted, "outside the store");
+        FileTileStore contained = new FileTileStore(inside);
+
+        for (String layer : List.of("../secret", "..", "../../" + root.getFileName() + "/secret",
+                root.resolve("secret").toString(), "..\u0000")) {
+            TileKey key = new TileKey(layer, TMS, TileCoord.of(0, 0, 0), TileFormat.PNG);
+            assertThatThrownBy(() -> contained.read(key)).as("read of layer %s", layer)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> contained.delete(List.of(key))).as("delete of layer %s", layer)
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(planted).hasContent("outside the store");
+        assertThat(contained.read(new TileKey("world", TMS, TileCoord.of(0, 0, 0), TileFormat.PNG))).isEmpty();
+    }
+
     @Test
     void writesEachTileAtItsPathDurablyAndLeavesNoTemporaryFile() throws Exception {
         List<EncodedTile> tiles = zoom2Tiles("v1");

@@ -1,0 +1,78 @@
+package io.tileseeder.coordinator.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpecValidator;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.worker.layer.LayerCatalogFile;
+import io.tileseeder.worker.lock.LocalMetatileLock;
+import io.tileseeder.worker.lock.RedissonMetatileLock;
+import io.tileseeder.worker.queue.InMemoryTaskQueue;
+import io.tileseeder.worker.store.FileTileStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.redisson.api.RedissonClient;
+
+/**
+ * A client waiting on a job whose record leaves Redis meanwhile (it expired, or someone deleted it) is told the job
+ * is unknown, which the API answers with 404, rather than failing with an error of the server's own.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class JobServiceWaitIT {
+
+    @TempDir
+    Path tiles;
+
+    private RedissonClient redis;
+    private String prefix;
+    private JobService jobs;
+
+    @BeforeEach
+    void start() {
+        String url = System.getenv("SEEDER_REDIS_URL");
+        assertThat(url).as("SEEDER_REDIS_URL (run dev/services up and source .dev/services.env)").isNotBlank();
+        redis = RedissonMetatileLock.connect(url);
+        prefix = "seeder-it:wait:" + UUID.randomUUID() + ":";
+        LayerCatalog layers = LayerCatalogFile.bundled();
+        // Nobody takes the tasks: the job stays unfinished for as long as the test needs.
+        jobs = new JobService(layers, new JobSpecValidator(layers, new JobLimits(100_000_000, 32)),
+                new RedisJobStore(redis, prefix, Clock.systemUTC(), Duration.ofHours(1)), new InMemoryTaskQueue(64, 1),
+                new FileTileStore(tiles), event -> { }, new LocalMetatileLock(), Clock.systemUTC(), 4, 16, 64,
+                Duration.ofHours(1), new SimpleMeterRegistry());
+    }
+
+    @AfterEach
+    void stop() {
+        jobs.close();
+        redis.getKeys().deleteByPattern(prefix + "*");
+        redis.shutdown();
+    }
+
+    @Test
+    void aWaiterWhoseJobLeavesTheStoreIsToldItIsUnknown() {
+        JobStatus job = jobs.submit(new JobRequest("world", null, new JobRequest.Zoom(0, 2), null, null, null, null,
+                null, null, null), null);
+        CompletableFuture<JobStatus> waiting = jobs.awaitFinal(job.id(), Duration.ofMillis(500)).orElseThrow();
+
+        redis.getKeys().deleteByPattern(prefix + "*");
+
+        assertThatThrownBy(waiting::get).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(UnknownJobException.class).hasMessage("no job " + job.id());
+        assertThat(jobs.awaitFinal(job.id(), Duration.ofMillis(500))).as("a new waiter").isEmpty();
+    }
+}

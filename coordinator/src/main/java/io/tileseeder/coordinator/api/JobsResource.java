@@ -10,6 +10,7 @@ import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.outage.Outages;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -74,7 +75,7 @@ public class JobsResource {
         }
         JobStatus job = jobs().submit(request, idempotencyKey);
         // A path, not a URL: the request's Host header is the client's to choose, so no URL is built from it.
-        return Response.accepted(JobView.of(job, Instant.now()))
+        return Response.accepted(JobView.of(job, Instant.now(), jobs().outages()))
                 .header(HttpHeaders.LOCATION, uri.getBaseUri().getRawPath() + "api/v1/jobs/" + job.id())
                 .build();
     }
@@ -93,14 +94,16 @@ public class JobsResource {
                     "must be a whole number 1.." + MAX_LIST + ", got '" + limitText + "'")));
         }
         Instant now = Instant.now();
-        return jobs().list(limit).stream().map(job -> JobView.of(job, now)).toList();
+        List<Outages.Outage> outages = jobs().outages();
+        return jobs().list(limit).stream().map(job -> JobView.of(job, now, outages)).toList();
     }
 
     @GET
     @Path("{id}")
     @Operation(summary = "A job's state and progress")
     public JobView get(@PathParam("id") String id) {
-        return JobView.of(jobs().get(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now());
+        return JobView.of(jobs().get(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now(),
+                jobs().outages());
     }
 
     @DELETE
@@ -114,7 +117,8 @@ public class JobsResource {
             throw new jakarta.ws.rs.ClientErrorException(Problem.response(Response.Status.CONFLICT,
                     "job " + id + " has already finished: " + before.state()));
         }
-        return JobView.of(jobs().cancel(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now());
+        return JobView.of(jobs().cancel(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now(),
+                jobs().outages());
     }
 
     @GET
@@ -135,7 +139,7 @@ public class JobsResource {
                     timeout + " is longer than the limit of " + config.limits().maxWait())));
         }
         return jobs().awaitFinal(id, wait).orElseThrow(() -> new UnknownJobException(id))
-                .thenApply(job -> JobView.of(job, Instant.now()));
+                .thenApply(job -> JobView.of(job, Instant.now(), jobs().outages()));
     }
 
     private JobService jobs() {

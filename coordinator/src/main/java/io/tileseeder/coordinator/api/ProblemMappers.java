@@ -16,6 +16,7 @@ import io.tileseeder.coordinator.job.TooManyJobsException;
 import io.tileseeder.coordinator.job.UnknownJobException;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.port.DependencyUnavailableException;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -27,6 +28,9 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Every error the API returns is problem+json naming what is wrong; no stack trace reaches a client. */
 public class ProblemMappers {
+
+    /** What a 503 for an unreachable dependency asks clients to wait before they ask again. */
+    private static final int RETRY_AFTER_SECONDS = 5;
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
     private static final Response.StatusType UNPROCESSABLE = new Response.StatusType() {
@@ -90,6 +94,17 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response starting(EngineNotStartedException e) {
         return Problem.response(Response.Status.SERVICE_UNAVAILABLE, e.getMessage());
+    }
+
+    /**
+     * A dependency the coordinator needs for this request (Redis for job records) cannot be reached now: 503 with
+     * {@code Retry-After}, which {@code seeder wait} and other clients take as "ask again", not as an answer.
+     */
+    @ServerExceptionMapper
+    public Response unavailable(DependencyUnavailableException e) {
+        Response problem = Problem.response(Response.Status.SERVICE_UNAVAILABLE, e.dependency()
+                + " is unavailable; the job is kept, ask again shortly");
+        return Response.fromResponse(problem).header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
     }
 
     @ServerExceptionMapper

@@ -113,12 +113,13 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
             Path folder = Path.of(store);
             try {
                 Files.createDirectories(folder);
-                Files.delete(Files.createTempFile(folder, ".seeder-probe-", ""));
+                FileTileStore tiles = new FileTileStore(folder);
+                tiles.probe();
+                return tiles;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write tiles to " + folder.toAbsolutePath() + ": " + reason(e),
                         e);
             }
-            return new FileTileStore(folder);
         }
         S3TileStore.Location location = S3TileStore.Location.parse(store);
         S3Connection connection = s3.orElseThrow(() -> new IllegalArgumentException(

@@ -8,6 +8,7 @@ import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.outage.Outages;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.lock.LocalMetatileLock;
@@ -40,6 +41,7 @@ class JobServiceWaitIT {
 
     private RedissonClient redis;
     private String prefix;
+    private RedisJobGate gate;
     private JobService jobs;
 
     @BeforeEach
@@ -50,15 +52,18 @@ class JobServiceWaitIT {
         prefix = "seeder-it:wait:" + UUID.randomUUID() + ":";
         LayerCatalog layers = LayerCatalogFile.bundled();
         // Nobody takes the tasks: the job stays unfinished for as long as the test needs.
-        jobs = new JobService(layers, new JobSpecValidator(layers, new JobLimits(100_000_000, 32)),
-                new RedisJobStore(redis, prefix, Clock.systemUTC(), Duration.ofHours(1)), new InMemoryTaskQueue(64, 1),
-                new FileTileStore(tiles), event -> { }, new LocalMetatileLock(), Clock.systemUTC(), 4, 16, 64,
+        RedisJobStore records = new RedisJobStore(redis, prefix, Clock.systemUTC(), Duration.ofHours(1));
+        gate = new RedisJobGate(redis, prefix, RedisJobGate.DEFAULT_LEASE);
+        jobs = new JobService(layers, new JobSpecValidator(layers, new JobLimits(100_000_000, 32)), records,
+                new InMemoryTaskQueue(64, 1), new FileTileStore(tiles), event -> { }, new LocalMetatileLock(), gate,
+                new Outages(Duration.ofMinutes(10), Clock.systemUTC()), Clock.systemUTC(), 4, 16, 64,
                 Duration.ofHours(1), new SimpleMeterRegistry());
     }
 
     @AfterEach
     void stop() {
         jobs.close();
+        gate.close();
         redis.getKeys().deleteByPattern(prefix + "*");
         redis.shutdown();
     }

@@ -43,11 +43,10 @@ public final class FileTileStore implements TileStore {
         this.root = root.toAbsolutePath().normalize();
     }
 
+    /** Writes and deletes a file of its own in the root folder: the one proof that tiles can be written there. */
     @Override
     public void probe() throws IOException {
-        if (!Files.isDirectory(root) || !Files.isWritable(root)) {
-            throw new IOException("the tile folder " + root + " is missing or not writable");
-        }
+        Files.delete(Files.createTempFile(root, ".seeder-probe-", ""));
     }
 
     public Path root() {

@@ -27,8 +27,9 @@ public class Engines {
 
     private final SeederConfig config;
     private final MeterRegistry metrics;
-    private Engine engine;
-    private DistributedWorker worker;
+    /** Written under the lock, read without it by health, which must answer while an engine is starting. */
+    private volatile Engine engine;
+    private volatile DistributedWorker worker;
 
     public Engines(SeederConfig config, MeterRegistry metrics) {
         this.config = config;
@@ -45,9 +46,10 @@ public class Engines {
         return engine;
     }
 
-    /** The engine or worker running, for health. */
-    public synchronized Optional<Monitored> monitored() {
-        return Optional.ofNullable(engine != null ? engine : worker);
+    /** The engine or worker running, for health; never waits for one that is starting. */
+    public Optional<Monitored> monitored() {
+        Engine running = engine;
+        return Optional.ofNullable(running != null ? running : worker);
     }
 
     /** Whether an engine or a worker runs: what readiness reports. */

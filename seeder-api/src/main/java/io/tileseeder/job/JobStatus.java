@@ -33,8 +33,8 @@ public record JobStatus(String id, JobSpec spec, JobState state, Instant created
     /** This job after more planning: PLANNING becomes RUNNING when the first tasks are queued. */
     public JobStatus withPlanned(long tasks, boolean done, Instant now) {
         return new JobStatus(id, spec, state == JobState.PLANNING ? JobState.RUNNING : state, created,
-                started == null ? now : started, finished, tasks, done, tasksDone, tasksFailed, tilesPlanned, counts,
-                failedTasks, reason, idempotencyKey);
+                started == null ? now : started, finished, Math.max(tasksPlanned, tasks), planningDone || done,
+                tasksDone, tasksFailed, tilesPlanned, counts, failedTasks, reason, idempotencyKey);
     }
 
     /** This job with one more task result; {@code failures} is the (bounded) sample of failed tasks to keep. */

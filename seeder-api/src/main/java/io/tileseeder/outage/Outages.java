@@ -6,8 +6,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.BooleanSupplier;
@@ -18,7 +20,9 @@ import java.util.logging.Logger;
  * upstream WMS) is a pause, not a failure. {@link #patiently} runs a step, and while it meets an unavailable
  * dependency keeps what it holds, backs off (0.5 s doubling up to 8 s) and tries again, for at most the outage
  * budget; only then does the last error reach the caller. Meanwhile the outage is listed by {@link #current},
- * which the job views ("waiting for Redis") and the readiness checks read.
+ * which the job views read ("waiting for Redis"). An outage is listed until a step that met it succeeds, or
+ * until nobody has reported it for {@value #STALE_SECONDS} s (whoever met it gave up waiting, or never calls
+ * again), so a forgotten report cannot leave a job "waiting" for a dependency that is long back.
  *
  * <pre>{@code
  * Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
@@ -30,6 +34,7 @@ public final class Outages {
     private static final Logger LOG = Logger.getLogger(Outages.class.getName());
     static final Duration FIRST_PAUSE = Duration.ofMillis(500);
     static final Duration LONGEST_PAUSE = Duration.ofSeconds(8);
+    static final int STALE_SECONDS = 30;
     /** What {@link StoreUnavailableException}s (the tile store's checked kind) are listed as. */
     public static final String OBJECT_STORE = "the tile store";
 
@@ -46,6 +51,8 @@ public final class Outages {
     private final Duration budget;
     private final Clock clock;
     private final ConcurrentMap<String, Outage> current = new ConcurrentHashMap<>();
+    /** When each listed outage was last reported. */
+    private final ConcurrentMap<String, Instant> reported = new ConcurrentHashMap<>();
 
     /** @param budget how long a step keeps trying while a dependency is unavailable ({@code seeder.outage-budget}) */
     public Outages(Duration budget, Clock clock) {
@@ -75,17 +82,16 @@ public final class Outages {
     public <T> T patiently(Step<T> step, Runnable whileWaiting, BooleanSupplier mayWait) throws Exception {
         long deadline = System.nanoTime() + budget.toNanos();
         Duration pause = FIRST_PAUSE;
-        String failing = null;
+        Set<String> failing = new HashSet<>();
         while (true) {
             try {
                 T result = step.run();
-                if (failing != null) {
-                    up(failing);
-                }
+                failing.forEach(this::up);
                 return result;
             } catch (DependencyUnavailableException | StoreUnavailableException e) {
-                failing = dependencyOf(e);
-                down(failing, e.getMessage());
+                String dependency = dependencyOf(e);
+                failing.add(dependency);
+                down(dependency, e.getMessage());
                 if (!mayWait.getAsBoolean() || System.nanoTime() + pause.toNanos() > deadline) {
                     throw e;
                 }
@@ -110,6 +116,7 @@ public final class Outages {
     /** Records that {@code dependency} could not be reached (keeps the time of the first report). */
     public void down(String dependency, String message) {
         Instant now = clock.instant();
+        reported.put(dependency, now);
         Outage before = current.putIfAbsent(dependency, new Outage(dependency, now, message));
         if (before == null) {
             LOG.warning(() -> dependency + " is unavailable; waiting for it for at most " + budget + ": " + message);
@@ -120,6 +127,7 @@ public final class Outages {
 
     /** Records that {@code dependency} answered again. */
     public void up(String dependency) {
+        reported.remove(dependency);
         Outage was = current.remove(dependency);
         if (was != null) {
             LOG.info(() -> dependency + " is available again after "
@@ -129,6 +137,12 @@ public final class Outages {
 
     /** The dependencies unreachable now, longest first. */
     public List<Outage> current() {
+        Instant stale = clock.instant().minusSeconds(STALE_SECONDS);
+        reported.forEach((dependency, last) -> {
+            if (last.isBefore(stale) && reported.remove(dependency, last)) {
+                current.remove(dependency);
+            }
+        });
         return current.values().stream().sorted(Comparator.comparing(Outage::since)).toList();
     }
 }

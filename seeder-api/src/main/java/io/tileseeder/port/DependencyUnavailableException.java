@@ -14,7 +14,7 @@ public class DependencyUnavailableException extends RuntimeException {
 
     /**
      * @param dependency what could not be reached, as an operator names it: {@code "Redis"}, {@code "Kafka"},
-     *                   {@code "the object store"}
+     *                   {@code "the tile store"}
      */
     public DependencyUnavailableException(String dependency, String message, Throwable cause) {
         super(message, cause);

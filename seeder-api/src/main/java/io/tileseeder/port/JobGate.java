@@ -10,8 +10,8 @@ import java.util.Optional;
  *
  * <p>The coordinator sends a job's final event only when no pass of the job is open ({@link #passesOpen} is
  * zero), so no tile of a job is written after its final event: a job made final while a worker was storing
- * waits for that worker. A pass that is not renewed expires after the lease (a worker that died holding
- * one delays the event by at most that long).
+ * waits for that worker. A gate shared by processes renews the passes its process holds; one that is not
+ * renewed (its worker died) stops counting after a while, which delays the event by at most that long.
  *
  * <p>Both methods throw {@link DependencyUnavailableException} when the store behind the gate cannot be
  * reached: the caller waits, as for any outage, and does not guess the job's state.
@@ -26,6 +26,13 @@ public interface JobGate {
 
     /** A worker's right to write a job's tiles, until closed. */
     interface Pass extends AutoCloseable {
+
+        /**
+         * Whether the gate has learnt, since it handed the pass out, that the job became final or unknown: the
+         * worker then stops waiting and writes nothing more of the task. May be a few seconds late; the final
+         * event waits for the pass either way.
+         */
+        boolean jobFinal();
 
         /** Closes the pass: the worker writes no more tiles of this task. Never throws; idempotent. */
         @Override

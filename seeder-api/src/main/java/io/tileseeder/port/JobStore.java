@@ -26,7 +26,11 @@ public interface JobStore {
     /** The newest jobs first, at most {@code limit}. */
     List<JobStatus> list(int limit);
 
-    /** Records how many tasks have been planned and whether planning is finished; PLANNING becomes RUNNING. */
+    /**
+     * Records how many tasks have been planned and whether planning is finished; PLANNING becomes RUNNING. Both
+     * only move forward: a planner that lost its planning lock to another (an outage outlasted the lock's lease)
+     * and records an older cursor changes nothing.
+     */
     JobStatus planned(String id, long tasksPlanned, boolean planningDone);
 
     /** Records a task's result once; returns false if this task's result was already recorded. */

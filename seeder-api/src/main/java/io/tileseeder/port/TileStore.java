@@ -48,7 +48,8 @@ public interface TileStore {
     String describe();
 
     /**
-     * Checks, quickly and without writing, that the store answers now: what readiness reports.
+     * Checks quickly that the store answers now and can hold tiles (a folder store writes and deletes a file of its
+     * own to know): what readiness reports.
      *
      * @throws StoreUnavailableException if it cannot be reached
      * @throws IOException               if it answers but cannot hold tiles (a bucket or folder gone)

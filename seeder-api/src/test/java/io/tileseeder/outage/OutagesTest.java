@@ -7,6 +7,9 @@ import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -106,6 +109,58 @@ class OutagesTest {
         });
         outages.up("Redis");
         assertThat(outages.current()).isEmpty();
+    }
+
+    @Test
+    void anOutageNobodyReportsAnyMoreIsNoLongerListed() {
+        MovableClock clock = new MovableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Outages reported = new Outages(Duration.ofMinutes(1), clock);
+        reported.down("the tile store", "503");
+
+        clock.now = clock.now.plusSeconds(Outages.STALE_SECONDS);
+        assertThat(reported.current()).extracting(Outages.Outage::dependency).containsExactly("the tile store");
+        clock.now = clock.now.plusSeconds(1);
+        assertThat(reported.current()).isEmpty();
+    }
+
+    @Test
+    void everyDependencyAStepMetIsClearedWhenItSucceeds() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+
+        outages.patiently(() -> {
+            switch (runs.incrementAndGet()) {
+                case 1 -> throw new DependencyUnavailableException("Redis", "down", null);
+                case 2 -> throw new DependencyUnavailableException("Kafka", "down", null);
+                default -> {
+                    return null;
+                }
+            }
+        }, () -> { });
+
+        assertThat(outages.current()).isEmpty();
+    }
+
+    private static final class MovableClock extends Clock {
+        Instant now;
+
+        MovableClock(Instant now) {
+            this.now = now;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
     @Test

@@ -154,12 +154,13 @@ final class ApiClient implements AutoCloseable {
         try {
             JobView job = json.readValue(response.body(), JobView.class);
             if (job.id() == null || job.state() == null) {
-                throw new ApiException("unexpected answer from " + server + ": no job in " + abbreviate(response.body()));
+                throw new ApiException("unexpected answer from " + server + ": no job in " + abbreviate(response.body()),
+                        status);
             }
             return job;
         } catch (JsonProcessingException e) {
             throw new ApiException("unexpected answer from " + server + " (HTTP " + status + "): "
-                    + abbreviate(response.body()));
+                    + abbreviate(response.body()), status);
         }
     }
 

@@ -98,9 +98,15 @@ final class WaitCommand implements Callable<Integer> {
      */
     static int await(ApiClient api, String id, Duration limit, String limitText, PrintWriter err)
             throws ApiClient.ApiException, InterruptedException {
+        return await(api, id, limit, limitText, err, false);
+    }
+
+    /** As above; {@code answeredBefore}: the server answered this command already (it accepted the job). */
+    static int await(ApiClient api, String id, Duration limit, String limitText, PrintWriter err,
+                     boolean answeredBefore) throws ApiClient.ApiException, InterruptedException {
         Instant deadline = limit == null ? null : Instant.now().plus(limit);
         Duration pause = FIRST_PAUSE;
-        boolean answered = false;
+        boolean answered = answeredBefore;
         Instant unavailableSince = null;
         while (true) {
             Duration poll = POLL;

@@ -54,6 +54,11 @@ public final class LocalJobGate implements JobGate {
         }
 
         @Override
+        public boolean jobFinal() {
+            return jobs.get(jobId).map(job -> job.state().isFinal()).orElse(true);
+        }
+
+        @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
                 open.computeIfPresent(jobId, (id, count) -> count == 1 ? null : count - 1);

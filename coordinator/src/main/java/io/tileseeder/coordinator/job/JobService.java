@@ -241,7 +241,8 @@ public final class JobService implements ResultSink, AutoCloseable {
     }
 
     /**
-     * The job once it is final, or as it is when {@code timeout} runs out, whichever comes first. The future fails
+     * The job once it is final and no worker writes a tile of it any more (no pass of it is open), or as it is
+     * when {@code timeout} runs out, whichever comes first. The future fails
      * with {@link UnknownJobException} when the job leaves the store meanwhile (its record expired or was deleted).
      *
      * @throws TooManyJobsException when {@code maxWaiters} clients are waiting already
@@ -251,7 +252,7 @@ public final class JobService implements ResultSink, AutoCloseable {
         if (job.isEmpty()) {
             return Optional.empty();
         }
-        if (job.get().state().isFinal() || timeout.isZero()) {
+        if (timeout.isZero() || settled(job.get())) {
             return Optional.of(CompletableFuture.completedFuture(job.get()));
         }
         if (waiters.incrementAndGet() > maxWaiters) {
@@ -261,8 +262,8 @@ public final class JobService implements ResultSink, AutoCloseable {
         CompletableFuture<JobStatus> mine = new CompletableFuture<>();
         Set<CompletableFuture<JobStatus>> forJob = waiting.computeIfAbsent(id, key -> ConcurrentHashMap.newKeySet());
         forJob.add(mine);
-        // The job may have become final before this waiter was registered.
-        store.get(id).filter(current -> current.state().isFinal()).ifPresent(this::release);
+        // The job may have become final, and its last pass closed, before this waiter was registered.
+        store.get(id).filter(this::settled).ifPresent(this::release);
         return Optional.of(mine
                 .completeOnTimeout(null, timeout.toNanos(), TimeUnit.NANOSECONDS)
                 .whenComplete((ignored, error) -> {
@@ -418,7 +419,7 @@ public final class JobService implements ResultSink, AutoCloseable {
     /** Releases waiters of jobs that finished elsewhere, and sends the events of the outbox. */
     private void sweep() {
         for (String id : List.copyOf(waiting.keySet())) {
-            store.get(id).filter(job -> job.state().isFinal()).ifPresent(this::release);
+            store.get(id).filter(this::settled).ifPresent(this::release);
         }
         for (String id : store.pendingEvents()) {
             if (gate.passesOpen(id) > 0) {
@@ -487,7 +488,21 @@ public final class JobService implements ResultSink, AutoCloseable {
     private void finished(JobStatus job) {
         metrics.ended(job);
         LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
-        release(job);
+        try {
+            if (settled(job)) {
+                release(job);
+            }
+        } catch (DependencyUnavailableException e) {
+            outages.down(e.dependency(), e.getMessage()); // the sweep releases the waiters once it can tell
+        }
+    }
+
+    /**
+     * Whether a job is final and no worker holds a pass of it any more: only then are its waiters released (and
+     * its event sent), so whoever gates on the job never acts while a tile of it is still being written.
+     */
+    private boolean settled(JobStatus job) {
+        return job.state().isFinal() && gate.passesOpen(job.id()) == 0;
     }
 
     private void release(JobStatus job) {

@@ -23,6 +23,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.redisson.api.BatchOptions;
 import org.redisson.api.RBatch;
+import org.redisson.api.RFuture;
 import org.redisson.api.RScript;
 import org.redisson.api.RScript.Mode;
 import org.redisson.api.RScript.ReturnType;
@@ -35,12 +36,15 @@ import org.redisson.client.codec.StringCodec;
  * {@code P job:{id}:passes} (pass id → expiry in Redis's own clock), in the job's hash slot. Entering is one
  * script that reads the job's state and adds the pass in the same atomic step, so a job made final either turns
  * the worker away or sees its pass. The passes this process holds are renewed every third of the lease, in
- * one round trip; a worker that dies stops renewing, and its passes expire after the lease.
+ * one round trip, and added again if they were lost (Redis restarted or failed over without them); the renewal
+ * also tells the passes whose job became final. A pass counts until it is one lease past its expiry: a worker
+ * that died stops renewing, and its passes stop holding the job's event back after at most two leases, while a
+ * Redis outage shorter than that (during which nothing is renewed) loses no pass.
  */
 public final class RedisJobGate implements JobGate, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(RedisJobGate.class.getName());
-    /** How long a pass lasts unless renewed: a dead worker holds a final event back at most this long. */
+    /** How long a pass lasts unless renewed; it counts for one lease more (a dead worker delays an event 2 leases). */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     private static final String FINAL = "local FINAL = {" + Arrays.stream(JobState.values()).filter(JobState::isFinal)
@@ -55,20 +59,25 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
             local state = redis.call('HGET', KEYS[1], 'state')
             if not state or FINAL[state] then return 0 end
             redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
-            redis.call('PEXPIRE', KEYS[2], 2 * tonumber(ARGV[2]))
+            redis.call('PEXPIRE', KEYS[2], 3 * tonumber(ARGV[2]))
             return 1
             """;
 
-    /** KEYS: passes. ARGV: lease ms, pass ids. Extends the passes that still exist. */
-    private static final String RENEW = NOW + """
-            for i = 2, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[i]) end
-            redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[1]))
+    /**
+     * KEYS: job, passes. ARGV: lease ms, pass ids. Extends the passes, adding back any that were lost; 1 if the job
+     * is final or unknown by now, else 0.
+     */
+    private static final String RENEW = FINAL + NOW + """
+            for i = 2, #ARGV do redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[i]) end
+            redis.call('PEXPIRE', KEYS[2], 3 * tonumber(ARGV[1]))
+            local state = redis.call('HGET', KEYS[1], 'state')
+            if not state or FINAL[state] then return 1 end
             return 0
             """;
 
-    /** KEYS: passes. The number of unexpired passes (expired ones are removed). */
+    /** KEYS: passes. ARGV: lease ms. The passes that count (expired less than a lease ago, or not at all). */
     private static final String OPEN = NOW + """
-            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]))
             return redis.call('ZCARD', KEYS[1])
             """;
 
@@ -76,8 +85,8 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
     private final String jobKeyPrefix;
     private final Duration lease;
     private final String instance = UUID.randomUUID().toString();
-    /** The passes this process holds, by pass id → job id, renewed together. */
-    private final Map<String, String> held = new ConcurrentHashMap<>();
+    /** The passes this process holds, by pass id, renewed together. */
+    private final Map<String, RedisPass> held = new ConcurrentHashMap<>();
     private final ScheduledExecutorService renewer;
     private final Map<String, String> shas = new ConcurrentHashMap<>();
 
@@ -106,37 +115,47 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
         if (added == 0) {
             return Optional.empty();
         }
-        held.put(passId, jobId);
-        return Optional.of(new RedisPass(jobId, passId));
+        RedisPass pass = new RedisPass(jobId, passId);
+        held.put(passId, pass);
+        return Optional.of(pass);
     }
 
     @Override
     public long passesOpen(String jobId) {
-        return eval(OPEN, ReturnType.LONG, List.of(passesKey(jobId)));
+        return eval(OPEN, ReturnType.LONG, List.of(passesKey(jobId)), Long.toString(lease.toMillis()));
     }
 
-    /** Extends every pass this process holds, one script per job, all in one round trip. */
+    /**
+     * Extends every pass this process holds, one script per job, all in one round trip, and marks the passes of
+     * jobs that became final.
+     */
     private void renewAll() {
         try {
-            Map<String, List<String>> byJob = new HashMap<>();
-            held.forEach((pass, job) -> byJob.computeIfAbsent(job, id -> new ArrayList<>()).add(pass));
+            Map<String, List<RedisPass>> byJob = new HashMap<>();
+            held.values().forEach(pass -> byJob.computeIfAbsent(pass.jobId, id -> new ArrayList<>()).add(pass));
             if (byJob.isEmpty()) {
                 return;
             }
             String sha = sha(RENEW);
             RBatch batch = redisson.createBatch(BatchOptions.defaults());
+            Map<String, RFuture<Long>> finals = new HashMap<>();
             byJob.forEach((job, passes) -> {
                 Object[] args = new Object[passes.size() + 1];
                 args[0] = Long.toString(lease.toMillis());
                 for (int i = 0; i < passes.size(); i++) {
-                    args[i + 1] = passes.get(i);
+                    args[i + 1] = passes.get(i).passId;
                 }
-                batch.getScript(StringCodec.INSTANCE).evalShaAsync(Mode.READ_WRITE, sha, ReturnType.LONG,
-                        List.of(passesKey(job)), args);
+                finals.put(job, batch.getScript(StringCodec.INSTANCE).evalShaAsync(Mode.READ_WRITE, sha,
+                        ReturnType.LONG, List.of(jobKey(job), passesKey(job)), args));
             });
             batch.execute();
+            finals.forEach((job, isFinal) -> {
+                if (isFinal.toCompletableFuture().join() == 1) {
+                    byJob.get(job).forEach(pass -> pass.jobFinal = true);
+                }
+            });
         } catch (RuntimeException e) {
-            // Redis away: the passes may expire, which only lets a final event out sooner; tried again shortly.
+            // Redis away: tried again at the next renewal, well within the lease of grace the passes have.
             shas.clear();
             LOG.log(Level.FINE, "renewing the job passes failed", e);
         }
@@ -182,10 +201,16 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
     private final class RedisPass implements Pass {
         private final String jobId;
         private final String passId;
+        private volatile boolean jobFinal;
 
         RedisPass(String jobId, String passId) {
             this.jobId = jobId;
             this.passId = passId;
+        }
+
+        @Override
+        public boolean jobFinal() {
+            return jobFinal;
         }
 
         @Override
@@ -196,7 +221,7 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
             try {
                 redisson.getScoredSortedSet(passesKey(jobId), StringCodec.INSTANCE).remove(passId);
             } catch (RuntimeException e) {
-                // Redis away: the pass expires after its lease instead, which delays the job's final event only.
+                // Redis away: the pass stops counting after its lease of grace instead, delaying the final event only.
                 LOG.log(Level.FINE, "closing a pass of job " + jobId + " failed; it expires instead", e);
             }
         }

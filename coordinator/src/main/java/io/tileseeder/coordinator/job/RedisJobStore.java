@@ -195,7 +195,11 @@ public final class RedisJobStore implements JobStore {
     private static final String PLANNED = """
             local state = redis.call('HGET', KEYS[1], 'state')
             if not state then return false end
-            redis.call('HSET', KEYS[1], 'tasksPlanned', ARGV[1], 'planningDone', ARGV[2])
+            -- Both only move forward: a planner that lost its lock must not move the cursor back.
+            if tonumber(ARGV[1]) > tonumber(redis.call('HGET', KEYS[1], 'tasksPlanned') or '0') then
+              redis.call('HSET', KEYS[1], 'tasksPlanned', ARGV[1])
+            end
+            if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'planningDone', '1') end
             if state == 'PLANNING' then redis.call('HSET', KEYS[1], 'state', 'RUNNING') end
             redis.call('HSETNX', KEYS[1], 'started', ARGV[3])
             return snapshot(KEYS[1], KEYS[2])

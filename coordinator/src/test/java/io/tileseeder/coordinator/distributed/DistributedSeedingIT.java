@@ -6,16 +6,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.job.RedisJobStore;
 import io.tileseeder.coordinator.job.RedisTopologies;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.worker.lock.RedisTopology;
+import io.tileseeder.worker.lock.RedissonMetatileLock;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.redisson.api.RedissonClient;
 
 /**
  * The distributed mode as it is deployed: a coordinator and worker processes started from the built jar, on the
@@ -412,6 +416,30 @@ class DistributedSeedingIT {
 
     @Test
     void noTileOfACancelledJobIsWrittenAfterItsEvent(TestInfo info) throws Exception {
+        noTileAfterTheFinalEvent(info, JobState.CANCELLED, (cluster, job) ->
+                assertThat(cluster.cancel(job).get("state").asText()).isEqualTo("CANCELLED"));
+    }
+
+    @Test
+    void noTileOfAJobThatFailedWhileItsTasksWereQueuedIsWrittenAfterItsEvent(TestInfo info) throws Exception {
+        // A job fails for a reason of its own while tasks of it are still queued: recorded as another coordinator
+        // replica would, through the job store, whose outbox the running coordinator then sends.
+        noTileAfterTheFinalEvent(info, JobState.FAILED, (cluster, job) -> {
+            RedissonClient redis = RedissonMetatileLock.connect(Cluster.required("SEEDER_REDIS_URL"));
+            try {
+                new RedisJobStore(redis, cluster.id + ":", Clock.systemUTC(), Duration.ofHours(1))
+                        .finish(job, JobState.FAILED, "failed by the test");
+            } finally {
+                redis.shutdown();
+            }
+        });
+    }
+
+    /**
+     * A world z0-7 seed on two workers made {@code state} by {@code end} once 20 tasks are done: its event comes
+     * once, the tasks still queued are dropped, and no tile lands after the event was produced.
+     */
+    private void noTileAfterTheFinalEvent(TestInfo info, JobState state, JobEnd end) throws Exception {
         try (Cluster cluster = new Cluster(name(info))) {
             cluster.startCoordinator();
             cluster.startWorker("worker-a");
@@ -419,11 +447,11 @@ class DistributedSeedingIT {
             String job = cluster.submit(0, 7);
             cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 20, JOB_TIMEOUT);
 
-            assertThat(cluster.cancel(job).get("state").asText()).isEqualTo("CANCELLED");
+            end.apply(cluster, job);
             List<JobEvent> events = awaitEvents(cluster, job);
-            assertThat(events).singleElement().satisfies(e -> assertThat(e.state()).isEqualTo(JobState.CANCELLED));
+            assertThat(events).singleElement().satisfies(e -> assertThat(e.state()).isEqualTo(state));
             Instant sent = cluster.eventTimes(job).getFirst();
-            // Tasks of the job still queued or at work when it was cancelled: give them time to (wrongly) land.
+            // Tasks of the job still queued or at work when it ended: give them time to (wrongly) land.
             Thread.sleep(5000);
             Map<String, Instant> objects = cluster.objects();
             assertThat(objects).isNotEmpty();
@@ -431,6 +459,11 @@ class DistributedSeedingIT {
             assertThat(objects.values().stream().max(Instant::compareTo).orElseThrow())
                     .as("the newest tile against the event sent at %s", sent).isBeforeOrEqualTo(sent);
         }
+    }
+
+    @FunctionalInterface
+    private interface JobEnd {
+        void apply(Cluster cluster, String job) throws Exception;
     }
 
     /** Waits until the process's readiness check named {@code check} is {@code status} (UP or DOWN). */

@@ -41,15 +41,18 @@ class EmbeddedEngineTest {
     }
 
     /**
-     * Every store write fails (the store root is a file). With more store slots than CPU threads, more
+     * Every store write fails (the store's folder, fine at start, is then replaced by a file). With more store
+     * slots than CPU threads, more
      * deliveries are released at once than CPU threads exist; each must still be redelivered and, after its
      * last delivery, recorded FAILED, so the job ends FAILED instead of hanging.
      */
     @Test
     @Timeout(120)
     void aStoreThatAlwaysFailsEndsTheJobFailedWithEveryTaskAccountedFor() throws Exception {
-        Path notAFolder = Files.writeString(temp.resolve("not-a-folder"), "x");
+        Path notAFolder = Files.createDirectory(temp.resolve("not-a-folder"));
         try (EmbeddedEngine engine = EmbeddedEngine.start(settings(notAFolder, 1, 8, 64, 4))) {
+            Files.delete(notAFolder);
+            Files.writeString(notAFolder, "x");
             JobStatus job = awaitFinal(engine, engine.jobs().submit(world(0, 4), null).id());
 
             assertThat(job.state()).isEqualTo(JobState.FAILED);

@@ -122,6 +122,22 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void thePlanningCursorOnlyMovesForward() {
+        JobStatus job = created();
+        store.planned(job.id(), 40, false);
+
+        // A planner that lost its lock during an outage records where it had got to, behind the other one.
+        JobStatus behind = store.planned(job.id(), 16, false);
+        store.planned(job.id(), 64, true);
+        JobStatus late = store.planned(job.id(), 48, false);
+
+        assertThat(behind.tasksPlanned()).isEqualTo(40);
+        assertThat(late.tasksPlanned()).isEqualTo(64);
+        assertThat(late.planningDone()).isTrue();
+        assertThat(job(job.id())).isEqualTo(late);
+    }
+
+    @Test
     void planningMovesAJobToRunningAndStartsItOnce() {
         JobStatus job = created();
 

@@ -47,6 +47,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
@@ -329,9 +330,11 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted probing " + describe());
-        } catch (Exception e) {
+        } catch (TimeoutException e) {
             throw new StoreUnavailableException(describe() + " did not answer within " + PROBE_TIMEOUT.toSeconds()
-                    + " s: " + e, e);
+                    + " s", e);
+        } catch (Exception e) {
+            throw new StoreUnavailableException(describe() + " cannot be reached: " + describe(e), e);
         }
         if (!exists) {
             throw new IOException("the bucket of " + describe() + " does not exist");

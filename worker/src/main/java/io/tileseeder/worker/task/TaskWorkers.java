@@ -48,6 +48,8 @@ public final class TaskWorkers implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TaskWorkers.class.getName());
     private static final Duration POLL = Duration.ofMillis(200);
+    /** How long a render thread waits for a store slot before it renews its task and waits again. */
+    private static final Duration SLOT_WAIT = Duration.ofSeconds(5);
     /** How long {@link #close} waits, after the drain, for interrupted threads to give back their tasks. */
     private static final Duration GIVE_BACK = Duration.ofSeconds(10);
 
@@ -165,9 +167,20 @@ public final class TaskWorkers implements AutoCloseable {
             return;
         }
         JobGate.Pass pass = entered.get();
+        try {
+            prepareAndHandOver(delivery, pass);
+        } catch (Error e) {
+            pass.close();
+            delivery.release();
+            throw e;
+        }
+    }
+
+    /** Renders and encodes the task's metatile under its pass, then hands it to the store stage. */
+    private void prepareAndHandOver(TaskDelivery delivery, JobGate.Pass pass) throws InterruptedException {
         Optional<MetatileProcessor.Prepared> prepared;
         try {
-            prepared = patiently(delivery, () -> processor.prepare(task));
+            prepared = patiently(delivery, pass, () -> processor.prepare(delivery.task()));
         } catch (InterruptedException e) {
             pass.close();
             delivery.release();
@@ -183,7 +196,10 @@ public final class TaskWorkers implements AutoCloseable {
             return;
         }
         try {
-            storeSlots.acquire();
+            // A full store stage (the store down, every slot waiting for it): keep the task while waiting.
+            while (!storeSlots.tryAcquire(SLOT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                delivery.renew();
+            }
         } catch (InterruptedException e) {
             processor.abandon(prepared.get());
             pass.close();
@@ -203,9 +219,17 @@ public final class TaskWorkers implements AutoCloseable {
 
     private void store(TaskDelivery delivery, JobGate.Pass pass, MetatileProcessor.Prepared prepared) {
         try {
+            if (pass.jobFinal()) {
+                // The job ended while its metatile was rendered: write nothing of it.
+                processor.abandon(prepared);
+                pass.close();
+                metrics.dropped();
+                delivery.accept();
+                return;
+            }
             TileCounts counts;
             try {
-                counts = patiently(delivery, () -> processor.store(prepared));
+                counts = patiently(delivery, pass, () -> processor.store(prepared));
             } catch (Exception e) {
                 processor.abandon(prepared); // the store kept the lock for another try: give it up now
                 throw e;
@@ -228,6 +252,10 @@ public final class TaskWorkers implements AutoCloseable {
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             }
+        } catch (Error e) {
+            pass.close();
+            delivery.release();
+            throw e;
         } finally {
             storeSlots.release();
         }
@@ -239,6 +267,11 @@ public final class TaskWorkers implements AutoCloseable {
      */
     private <T> T patiently(TaskDelivery delivery, Outages.Step<T> step) throws Exception {
         return outages.patiently(step, delivery::renew, () -> running);
+    }
+
+    /** As {@link #patiently(TaskDelivery, Outages.Step)}, and not waiting either once the task's job is final. */
+    private <T> T patiently(TaskDelivery delivery, JobGate.Pass pass, Outages.Step<T> step) throws Exception {
+        return outages.patiently(step, delivery::renew, () -> running && !pass.jobFinal());
     }
 
     /**
@@ -255,7 +288,22 @@ public final class TaskWorkers implements AutoCloseable {
             LOG.warning(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
                     + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
             TileCounts counts = new TileCounts(0, 0, 0, 0, task.tiles().count(), 0);
-            results.publish(TaskResult.failed(task, counts, reason));
+            TaskResult result = TaskResult.failed(task, counts, reason);
+            try {
+                patiently(delivery, () -> {
+                    results.publish(result);
+                    return result;
+                });
+            } catch (InterruptedException interrupted) {
+                delivery.release();
+                throw interrupted;
+            } catch (Exception unpublished) {
+                // The result cannot be recorded (Kafka away past the budget): the task comes back, nothing lost.
+                LOG.warning(() -> "cannot publish the failure of task " + task.jobId() + "#" + task.seq()
+                        + "; giving it back: " + describe(unpublished));
+                delivery.release();
+                return;
+            }
             metrics.tiles(counts);
             delivery.reject();
         } else {

@@ -494,9 +494,17 @@ public final class WorkerFixtures {
             AtomicInteger count = open.computeIfAbsent(jobId, id -> new AtomicInteger());
             count.incrementAndGet();
             java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-            return Optional.of(() -> {
-                if (done.compareAndSet(false, true)) {
-                    count.decrementAndGet();
+            return Optional.of(new Pass() {
+                @Override
+                public boolean jobFinal() {
+                    return closed.contains(jobId);
+                }
+
+                @Override
+                public void close() {
+                    if (done.compareAndSet(false, true)) {
+                        count.decrementAndGet();
+                    }
                 }
             });
         }

@@ -154,6 +154,9 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
                     byJob.get(job).forEach(pass -> pass.jobFinal = true);
                 }
             });
+            // A pass closed while the renewal was on its way was added back by it: remove it again.
+            byJob.values().stream().flatMap(List::stream).filter(pass -> !held.containsKey(pass.passId))
+                    .forEach(RedisPass::remove);
         } catch (RuntimeException e) {
             // Redis away: tried again at the next renewal, well within the lease of grace the passes have.
             shas.clear();
@@ -215,9 +218,12 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
 
         @Override
         public void close() {
-            if (held.remove(passId) == null) {
-                return;
+            if (held.remove(passId) != null) {
+                remove();
             }
+        }
+
+        private void remove() {
             try {
                 redisson.getScoredSortedSet(passesKey(jobId), StringCodec.INSTANCE).remove(passId);
             } catch (RuntimeException e) {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -87,6 +88,8 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
     private final String instance = UUID.randomUUID().toString();
     /** The passes this process holds, by pass id, renewed together. */
     private final Map<String, RedisPass> held = new ConcurrentHashMap<>();
+    /** Passes closed while Redis could not be told: removed at the next renewal that reaches it. */
+    private final Set<RedisPass> unremoved = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService renewer;
     private final Map<String, String> shas = new ConcurrentHashMap<>();
 
@@ -130,6 +133,7 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
      * jobs that became final.
      */
     private void renewAll() {
+        List.copyOf(unremoved).forEach(RedisPass::remove);
         try {
             Map<String, List<RedisPass>> byJob = new HashMap<>();
             held.values().forEach(pass -> byJob.computeIfAbsent(pass.jobId, id -> new ArrayList<>()).add(pass));
@@ -226,9 +230,11 @@ public final class RedisJobGate implements JobGate, AutoCloseable {
         private void remove() {
             try {
                 redisson.getScoredSortedSet(passesKey(jobId), StringCodec.INSTANCE).remove(passId);
+                unremoved.remove(this);
             } catch (RuntimeException e) {
-                // Redis away: the pass stops counting after its lease of grace instead, delaying the final event only.
-                LOG.log(Level.FINE, "closing a pass of job " + jobId + " failed; it expires instead", e);
+                // Redis away: tried again at every renewal; at worst the pass stops counting after its lease of grace.
+                unremoved.add(this);
+                LOG.log(Level.FINE, "closing a pass of job " + jobId + " failed; trying again later", e);
             }
         }
     }

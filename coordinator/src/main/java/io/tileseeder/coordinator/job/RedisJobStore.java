@@ -366,7 +366,7 @@ public final class RedisJobStore implements JobStore {
                 }
                 gone = held;
             } else if (System.nanoTime() - deadline > 0) {
-                throw new DependencyUnavailableException("Redis", "the idempotency key " + job.idempotencyKey()
+                throw new DependencyUnavailableException(RedisFailures.REDIS, "the idempotency key " + job.idempotencyKey()
                         + " stayed reserved by job " + held.substring(RESERVED.length()) + " for "
                         + IDEMPOTENCY_RESERVATION.multipliedBy(2).toSeconds() + " s", null);
             } else {
@@ -653,7 +653,7 @@ public final class RedisJobStore implements JobStore {
     /** Throws unless the batch's writes reached the replicas they must. */
     private void synced(BatchResult<?> result) {
         if (result.getSyncedSlaves() < syncReplicas) {
-            throw new DependencyUnavailableException("Redis", "a write reached " + result.getSyncedSlaves() + " of the "
+            throw new DependencyUnavailableException(RedisFailures.REDIS, "a write reached " + result.getSyncedSlaves() + " of the "
                     + syncReplicas + " replicas it must within " + SYNC_TIMEOUT.toMillis() + " ms (failover, or a replica "
                     + "down?)", null);
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.coordinator.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.embedded.EngineSettings;
+import io.tileseeder.coordinator.job.OwnRedis;
 import io.tileseeder.coordinator.job.RedisJobStore;
 import io.tileseeder.coordinator.job.RedisTopologies;
 import io.tileseeder.job.JobRequest;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -260,7 +262,7 @@ class DistributedSeedingIT {
             restartMidJob(info, Map.of("SEEDER_REDIS_URL", redis.url(), "SEEDER_WORKERS_QUEUE_CAPACITY", "64"),
                     status -> !status.get("progress").get("planningDone").asBoolean()
                             && status.get("progress").get("tasksDone").asLong() >= 30,
-                    new Outage("Redis", redis::stop, redis::restart));
+                    new Outage("Redis", redis::stop, redis::start));
         }
     }
 
@@ -270,7 +272,7 @@ class DistributedSeedingIT {
             restartMidJob(info, Map.of("SEEDER_REDIS_URL", redis.url()),
                     status -> status.get("progress").get("planningDone").asBoolean()
                             && status.get("progress").get("tasksDone").asLong() >= 30,
-                    new Outage("Redis", redis::stop, redis::restart));
+                    new Outage("Redis", redis::stop, redis::start));
         }
     }
 
@@ -446,8 +448,7 @@ class DistributedSeedingIT {
     private void noTileAfterTheFinalEvent(TestInfo info, JobState state, JobEnd end) throws Exception {
         try (Cluster cluster = new Cluster(name(info))) {
             cluster.startCoordinator();
-            cluster.startWorker("worker-a");
-            cluster.startWorker("worker-b");
+            List<SeederProcess> workers = List.of(cluster.startWorker("worker-a"), cluster.startWorker("worker-b"));
             String job = cluster.submit(0, 7);
             cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 20, JOB_TIMEOUT);
 
@@ -455,13 +456,37 @@ class DistributedSeedingIT {
             List<JobEvent> events = awaitEvents(cluster, job);
             assertThat(events).singleElement().satisfies(e -> assertThat(e.state()).isEqualTo(state));
             Instant sent = cluster.eventTimes(job).getFirst();
-            // Tasks of the job still queued or at work when it ended: give them time to (wrongly) land.
-            Thread.sleep(5000);
+            // Every task planned has had its verdict (the queued ones dropped) and none is at work any more.
+            long planned = cluster.status(job).get("progress").get("tasksPlanned").asLong();
+            awaitWorkers(workers, "every task of the job handled", scrapes ->
+                    scrapes.stream().mapToDouble(m -> m.sum("seeder_tasks_total", "outcome", "succeeded")
+                            + m.sum("seeder_tasks_total", "outcome", "failed")
+                            + m.sum("seeder_tasks_total", "outcome", "dropped")).sum() >= planned
+                            && scrapes.stream().mapToDouble(m -> m.sum("seeder_tasks_in_flight")).sum() == 0);
             Map<String, Instant> objects = cluster.objects();
             assertThat(objects).isNotEmpty();
             assertThat(tiles(objects.keySet()).size()).isLessThan(expected(7).size());
             assertThat(objects.values().stream().max(Instant::compareTo).orElseThrow())
                     .as("the newest tile against the event sent at %s", sent).isBeforeOrEqualTo(sent);
+        }
+    }
+
+    /** Polls the workers' {@code /q/metrics} until {@code condition} holds for their scrapes. */
+    private static void awaitWorkers(List<SeederProcess> workers, String what, Predicate<List<Scrape>> condition)
+            throws Exception {
+        long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
+        while (true) {
+            List<Scrape> scrapes = new ArrayList<>();
+            for (SeederProcess worker : workers) {
+                scrapes.add(Scrape.of(worker.metricsText()));
+            }
+            if (condition.test(scrapes)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no " + what + " within " + JOB_TIMEOUT);
+            }
+            Thread.sleep(200);
         }
     }
 

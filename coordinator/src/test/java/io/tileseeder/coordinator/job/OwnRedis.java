@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * A Redis server of a test's own (Debian's {@code redis-server}, on a free port of 127.0.0.1, persistent with AOF in
  * {@code dir}), so the test may stop and start it without touching the shared ones.
  */
-final class OwnRedis implements AutoCloseable {
+public final class OwnRedis implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
@@ -27,22 +28,22 @@ final class OwnRedis implements AutoCloseable {
     }
 
     /** Starts a server on a free port with its data in {@code dir}. */
-    static OwnRedis start(Path dir) throws IOException, InterruptedException {
+    public static OwnRedis start(Path dir) throws IOException, InterruptedException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        OwnRedis redis = new OwnRedis(dir, port);
+        OwnRedis redis = new OwnRedis(Files.createDirectories(dir), port);
         redis.start();
         return redis;
     }
 
-    String url() {
+    public String url() {
         return "redis://127.0.0.1:" + port;
     }
 
     /** Starts the server again on the same port and data, once stopped; returns when it accepts connections. */
-    void start() throws IOException, InterruptedException {
+    public void start() throws IOException, InterruptedException {
         process = new ProcessBuilder(List.of("redis-server", "--bind", "127.0.0.1", "--port", Integer.toString(port),
                 "--dir", dir.toString(), "--appendonly", "yes", "--appendfsync", "everysec", "--save", ""))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
@@ -57,7 +58,7 @@ final class OwnRedis implements AutoCloseable {
     }
 
     /** Stops the server (TERM: it writes its AOF and exits) and waits until it is gone. */
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();

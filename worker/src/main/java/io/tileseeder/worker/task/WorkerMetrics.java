@@ -38,7 +38,7 @@ public final class WorkerMetrics {
     public enum Stage { LOCK, CHECK, RENDER, ENCODE, STORE }
 
     /** Task verdicts as counted: accepted after its result, released for another try, or recorded FAILED. */
-    public enum TaskOutcome { SUCCEEDED, RELEASED, FAILED }
+    public enum TaskOutcome { SUCCEEDED, RELEASED, FAILED, DROPPED }
 
     /** Bucket bounds of the stage histograms, from a lock that is free to a slow upstream WMS. */
     private static final Duration[] STAGE_BUCKETS = {
@@ -77,7 +77,8 @@ public final class WorkerMetrics {
         for (TaskOutcome outcome : TaskOutcome.values()) {
             tasks.put(outcome, Counter.builder("seeder.tasks").tag("outcome", lower(outcome))
                     .description("Task verdicts: succeeded (accepted), released (to be tried again), failed "
-                            + "(recorded FAILED)").register(registry));
+                            + "(recorded FAILED), dropped (its job final or unknown: accepted, nothing written)")
+                    .register(registry));
         }
         deliveries = Counter.builder("seeder.task.deliveries").description("Tasks taken from the queue")
                 .register(registry);
@@ -143,9 +144,9 @@ public final class WorkerMetrics {
         tasks.get(outcome).increment();
     }
 
-    /** A task left without a verdict counted (its job was cancelled). */
+    /** A task of a job that is final or unknown, accepted with nothing written. */
     void dropped() {
-        inFlight.decrementAndGet();
+        verdict(TaskOutcome.DROPPED);
     }
 
     void tiles(TileCounts counts) {

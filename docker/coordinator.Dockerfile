@@ -1,5 +1,5 @@
 # The coordinator: REST API and console on 8080, health and metrics on the management port 9080.
-# Build the app first (./mvnw -B package -pl coordinator -am -DskipTests), then from the project's root:
+# Build the app first (./mvnw -B package -pl app -am -DskipTests), then from the project's root:
 #   docker build -f docker/coordinator.Dockerfile -t tile-seeder/coordinator .
 FROM eclipse-temurin:21-jre
 
@@ -13,10 +13,10 @@ ENV LANG=C.UTF-8 \
     SEEDER_MODE=distributed
 
 # Quarkus's fast-jar layout, in the order it changes least to most (dependencies first).
-COPY --chown=185:185 coordinator/target/quarkus-app/lib/ /deployments/lib/
-COPY --chown=185:185 coordinator/target/quarkus-app/*.jar /deployments/
-COPY --chown=185:185 coordinator/target/quarkus-app/app/ /deployments/app/
-COPY --chown=185:185 coordinator/target/quarkus-app/quarkus/ /deployments/quarkus/
+COPY --chown=185:185 app/target/quarkus-app/lib/ /deployments/lib/
+COPY --chown=185:185 app/target/quarkus-app/*.jar /deployments/
+COPY --chown=185:185 app/target/quarkus-app/app/ /deployments/app/
+COPY --chown=185:185 app/target/quarkus-app/quarkus/ /deployments/quarkus/
 
 WORKDIR /deployments
 USER 185

@@ -1,6 +1,6 @@
 # A worker: renders and stores metatiles; health and metrics on its one port, 9080 (`seeder worker --port`,
 # the management interface; the API server stays off). The same application as the coordinator.
-# Build the app first (./mvnw -B package -pl coordinator -am -DskipTests), then from the project's root:
+# Build the app first (./mvnw -B package -pl app -am -DskipTests), then from the project's root:
 #   docker build -f docker/worker.Dockerfile -t tile-seeder/worker .
 FROM eclipse-temurin:21-jre
 
@@ -12,10 +12,10 @@ ENV LANG=C.UTF-8 \
     SEEDER_MODE=distributed
 
 # Quarkus's fast-jar layout, in the order it changes least to most (dependencies first).
-COPY --chown=185:185 coordinator/target/quarkus-app/lib/ /deployments/lib/
-COPY --chown=185:185 coordinator/target/quarkus-app/*.jar /deployments/
-COPY --chown=185:185 coordinator/target/quarkus-app/app/ /deployments/app/
-COPY --chown=185:185 coordinator/target/quarkus-app/quarkus/ /deployments/quarkus/
+COPY --chown=185:185 app/target/quarkus-app/lib/ /deployments/lib/
+COPY --chown=185:185 app/target/quarkus-app/*.jar /deployments/
+COPY --chown=185:185 app/target/quarkus-app/app/ /deployments/app/
+COPY --chown=185:185 app/target/quarkus-app/quarkus/ /deployments/quarkus/
 
 WORKDIR /deployments
 USER 185

@@ -6,12 +6,9 @@ import io.tileseeder.grid.TileMatrixSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -33,7 +30,7 @@ public final class Fixtures {
     public static final LayerInfo ROADS = new LayerInfo("roads", "Roads", "© test", 5, 14,
             Set.of(TileMatrixSet.WEB_MERCATOR_QUAD), Set.of(TileFormat.PNG), MetatileSize.DEFAULT);
 
-    public static final LayerCatalog CATALOG = catalog(WORLD, ROADS);
+    public static final LayerCatalog CATALOG = LayerCatalog.of(WORLD, ROADS);
 
     /** One million tiles per job (world z0–9 in WebMercatorQuad fits, z0–10 does not), four labels. */
     public static final JobLimits LIMITS = new JobLimits(1_000_000, 4);
@@ -41,22 +38,6 @@ public final class Fixtures {
     public static final Instant SOME_INSTANT = Instant.parse("2024-05-01T12:30:00.123456789Z");
 
     private Fixtures() {
-    }
-
-    public static LayerCatalog catalog(LayerInfo... layers) {
-        Map<String, LayerInfo> byName = Stream.of(layers)
-                .collect(Collectors.toUnmodifiableMap(LayerInfo::name, Function.identity()));
-        return new LayerCatalog() {
-            @Override
-            public Optional<LayerInfo> find(String name) {
-                return Optional.ofNullable(byName.get(name));
-            }
-
-            @Override
-            public Collection<LayerInfo> all() {
-                return byName.values();
-            }
-        };
     }
 
     public static JobSpecValidator validator() {

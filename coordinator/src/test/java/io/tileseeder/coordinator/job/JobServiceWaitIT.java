@@ -4,20 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.memory.InMemoryTaskQueue;
+import io.tileseeder.adapters.memory.LocalMetatileLock;
+import io.tileseeder.adapters.redis.RedisJobGate;
+import io.tileseeder.adapters.redis.RedisJobStore;
+import io.tileseeder.adapters.redis.RedissonMetatileLock;
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.JobStatus;
-import io.tileseeder.outage.Outages;
 import io.tileseeder.job.LayerCatalog;
-import io.tileseeder.worker.layer.LayerCatalogFile;
-import io.tileseeder.worker.lock.LocalMetatileLock;
-import io.tileseeder.worker.lock.RedissonMetatileLock;
-import io.tileseeder.worker.queue.InMemoryTaskQueue;
-import io.tileseeder.worker.store.FileTileStore;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.TileFormat;
+import io.tileseeder.outage.Outages;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,7 +56,8 @@ class JobServiceWaitIT {
         assertThat(url).as("SEEDER_REDIS_URL (run dev/services up and source .dev/services.env)").isNotBlank();
         redis = RedissonMetatileLock.connect(url);
         prefix = "seeder-it:wait:" + UUID.randomUUID() + ":";
-        LayerCatalog layers = LayerCatalogFile.bundled();
+        LayerCatalog layers = LayerCatalog.of(new LayerInfo("world", "World", "", 0, 10,
+                Set.of(TileMatrixSet.WEB_MERCATOR_QUAD), Set.of(TileFormat.PNG), new MetatileSize(4, 4)));
         // Nobody takes the tasks: the job stays unfinished for as long as the test needs.
         RedisJobStore records = new RedisJobStore(redis, prefix, Clock.systemUTC(), Duration.ofHours(1));
         gate = new RedisJobGate(redis, prefix, RedisJobGate.DEFAULT_LEASE);

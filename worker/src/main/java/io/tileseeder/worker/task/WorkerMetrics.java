@@ -7,10 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.message.TileCounts;
-import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.WmsSourceConfig;
-import io.tileseeder.worker.store.S3TileStore;
 import io.tileseeder.worker.wms.WmsClient;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -18,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * The worker pipeline's meters, all made up front so that recording costs an add and no tag lookup. Names as
@@ -105,9 +104,9 @@ public final class WorkerMetrics {
         return value.name().toLowerCase(Locale.ROOT);
     }
 
-    /** Counts the store's retried requests ({@code seeder_store_retries_total}; none for a folder). */
-    public WorkerMetrics watch(TileStore store) {
-        FunctionCounter.builder("seeder.store.retries", store, s -> s instanceof S3TileStore s3 ? s3.retries() : 0)
+    /** Counts the store's retried requests ({@code seeder_store_retries_total}; 0 for a store that never retries). */
+    public WorkerMetrics watchStoreRetries(LongSupplier retries) {
+        FunctionCounter.builder("seeder.store.retries", retries, LongSupplier::getAsLong)
                 .description("Store requests sent again after a failure worth retrying").register(registry);
         return this;
     }

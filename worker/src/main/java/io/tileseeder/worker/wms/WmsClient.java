@@ -1,7 +1,7 @@
 package io.tileseeder.worker.wms;
 
+import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.DependencyUnavailableException;
-import io.tileseeder.worker.RetryPolicy;
 import io.tileseeder.worker.layer.WmsSourceConfig;
 import java.awt.image.BufferedImage;
 import java.io.IOException;

@@ -4,12 +4,13 @@ import static io.tileseeder.worker.task.WorkerFixtures.LOCK_WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
-import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -103,7 +104,7 @@ class BrokenLayerTest {
         Files.writeString(config.resolve("later.geojson"), WorkerFixtures.rectangleGeoJson(-10, -10, 10, 10));
 
         assertThat(processor.process(task)).hasValueSatisfying(counts -> assertThat(counts.written()).isEqualTo(1));
-        assertThat(WorkerFixtures.regularFiles(tiles)).containsExactly("broken/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.regularFiles(tiles)).containsExactly("broken/WebMercatorQuad/0/0/0.png");
     }
 
     private MetatileProcessor processorFor(String data) throws IOException {
@@ -121,6 +122,6 @@ class BrokenLayerTest {
     }
 
     private void assertNothingStored() throws IOException {
-        assertThat(WorkerFixtures.regularFiles(tiles)).as("files in the store, .tmp included").isEmpty();
+        assertThat(Folders.regularFiles(tiles)).as("files in the store, .tmp included").isEmpty();
     }
 }

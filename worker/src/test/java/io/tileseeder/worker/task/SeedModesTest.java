@@ -3,10 +3,11 @@ package io.tileseeder.worker.task;
 import static io.tileseeder.worker.task.WorkerFixtures.LOCK_WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.message.TileCounts;
-import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -80,7 +81,7 @@ class SeedModesTest {
         assertThat(mtimes()).as("mtimes after reseed").allSatisfy((file, time) ->
                 assertThat(time).as(file).isGreaterThan(LONG_AGO));
         assertSameContents(before, contents()); // rendering is deterministic
-        assertThat(WorkerFixtures.tempFiles(root)).isEmpty();
+        assertThat(Folders.tempFiles(root)).isEmpty();
     }
 
     @Test
@@ -111,7 +112,7 @@ class SeedModesTest {
         assertThat(truncate.deleted()).as("deleted").isEqualTo(first.written());
         assertThat(truncate.skipped()).as("tiles that were not there").isEqualTo(first.empty());
         assertThat(truncate.written() + truncate.empty() + truncate.failed() + truncate.bytes()).isZero();
-        assertThat(WorkerFixtures.regularFiles(root)).as("files left after truncate").isEmpty();
+        assertThat(Folders.regularFiles(root)).as("files left after truncate").isEmpty();
 
         TileCounts again = run(Mode.TRUNCATE, null);
         assertThat(again.deleted()).isZero();
@@ -126,14 +127,14 @@ class SeedModesTest {
     }
 
     private void backdateAll() throws IOException {
-        for (String file : WorkerFixtures.regularFiles(root)) {
+        for (String file : Folders.regularFiles(root)) {
             Files.setLastModifiedTime(root.resolve(file), LONG_AGO);
         }
     }
 
     private Map<String, FileTime> mtimes() throws IOException {
         Map<String, FileTime> times = new TreeMap<>();
-        for (String file : WorkerFixtures.regularFiles(root)) {
+        for (String file : Folders.regularFiles(root)) {
             times.put(file, Files.getLastModifiedTime(root.resolve(file)));
         }
         assertThat(times).isNotEmpty();
@@ -142,7 +143,7 @@ class SeedModesTest {
 
     private Map<String, byte[]> contents() throws IOException {
         Map<String, byte[]> contents = new TreeMap<>();
-        for (String file : WorkerFixtures.regularFiles(root)) {
+        for (String file : Folders.regularFiles(root)) {
             contents.put(file, Files.readAllBytes(root.resolve(file)));
         }
         return contents;

@@ -7,6 +7,8 @@ import static io.tileseeder.worker.task.WorkerFixtures.alpha;
 import static io.tileseeder.worker.task.WorkerFixtures.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
@@ -15,7 +17,6 @@ import io.tileseeder.job.Mode;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.worker.layer.LayerCatalogFile;
-import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.WorkerFixtures.Expect;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import io.tileseeder.worker.task.WorkerFixtures.Run;
@@ -167,7 +168,7 @@ class SeedPipelineTest {
                 .isEqualTo(new TileRange(3, 0, 0, 1, 3)));
         assertThat(run.total().written() + run.total().empty()).isEqualTo(8);
         Set<TileCoord> stored = new TreeSet<>(WorkerFixtures.TILE_ORDER);
-        for (String file : WorkerFixtures.regularFiles(root)) {
+        for (String file : Folders.regularFiles(root)) {
             stored.add(WorkerFixtures.parseTilePath(file, WORLD, tms));
         }
         assertThat(stored).hasSize((int) run.total().written())
@@ -189,7 +190,7 @@ class SeedPipelineTest {
 
         Run run = WorkerFixtures.runAll(boxes, WorkerFixtures.tasks("job-uniform", spec));
 
-        Set<String> files = WorkerFixtures.regularFiles(root);
+        Set<String> files = Folders.regularFiles(root);
         assertThat(files).hasSize(9).hasSize((int) run.total().written());
         byte[] first = Files.readAllBytes(root.resolve(files.iterator().next()));
         for (String file : files) {
@@ -213,13 +214,13 @@ class SeedPipelineTest {
                 Duration.ofMillis(50), metrics);
         try {
             assertThat(impatient.process(task)).as("result while someone else holds the lock").isEmpty();
-            assertThat(WorkerFixtures.regularFiles(root)).isEmpty();
+            assertThat(Folders.regularFiles(root)).isEmpty();
         } finally {
             held.close();
         }
         assertThat(impatient.process(task)).isPresent();
         assertThat(lock.isHeld(task.metatileKey())).as("lock released after the task").isFalse();
-        assertThat(WorkerFixtures.regularFiles(root)).containsExactly("world/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.regularFiles(root)).containsExactly("world/WebMercatorQuad/0/0/0.png");
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
@@ -237,7 +238,7 @@ class SeedPipelineTest {
      */
     private Set<TileCoord> checkStoredTiles(Run run, TileMatrixSet tms, int minZoom, int maxZoom) throws Exception {
         Set<TileCoord> stored = new TreeSet<>(WorkerFixtures.TILE_ORDER);
-        for (String file : WorkerFixtures.regularFiles(root)) {
+        for (String file : Folders.regularFiles(root)) {
             stored.add(WorkerFixtures.parseTilePath(file, WORLD, tms));
         }
         Set<TileCoord> all = WorkerFixtures.allTiles(tms, minZoom, maxZoom);
@@ -269,7 +270,7 @@ class SeedPipelineTest {
             assertThat(image.getWidth()).as("width of %s", tile).isEqualTo(256);
             assertThat(image.getHeight()).as("height of %s", tile).isEqualTo(256);
         }
-        assertThat(WorkerFixtures.tempFiles(root)).isEmpty();
+        assertThat(Folders.tempFiles(root)).isEmpty();
         return stored;
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.message.MetatileTask;
@@ -13,14 +15,13 @@ import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
-import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.StoreUnavailableException;
+import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
-import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -116,7 +117,7 @@ class TaskWorkersTest {
         });
         assertThat(queue.verdictErrors()).isEmpty();
         assertThat(lock.acquired()).isEqualTo(MAX_DELIVERIES).isEqualTo(lock.released());
-        assertThat(WorkerFixtures.regularFiles(tiles)).isEmpty();
+        assertThat(Folders.regularFiles(tiles)).isEmpty();
     }
 
     @Test
@@ -143,7 +144,7 @@ class TaskWorkersTest {
         long written = sink.results().stream().mapToLong(r -> r.counts().written()).sum();
         long empty = sink.results().stream().mapToLong(r -> r.counts().empty()).sum();
         assertThat(written + empty).isEqualTo(85);
-        Set<String> files = WorkerFixtures.regularFiles(tiles);
+        Set<String> files = Folders.regularFiles(tiles);
         assertThat(files).hasSize((int) written);
         // When each result was published, the tiles it counted were already there.
         for (TaskResult result : sink.results()) {
@@ -180,7 +181,7 @@ class TaskWorkersTest {
             assertThat(result.counts().failed()).isEqualTo(1);
         });
         assertThat(lock.acquired()).isEqualTo(MAX_DELIVERIES).isEqualTo(lock.released());
-        assertThat(WorkerFixtures.tempFiles(tiles)).isEmpty();
+        assertThat(Folders.tempFiles(tiles)).isEmpty();
         assertThat(queue.verdictErrors()).isEmpty();
     }
 
@@ -220,7 +221,7 @@ class TaskWorkersTest {
         assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("log %s", log).isTrue();
         assertThat(sink.results()).isEmpty();
         assertThat(lock.acquired()).isZero();
-        assertThat(WorkerFixtures.regularFiles(tiles)).isEmpty();
+        assertThat(Folders.regularFiles(tiles)).isEmpty();
     }
 
     @Test
@@ -269,7 +270,7 @@ class TaskWorkersTest {
         assertThat(log.entries()).first().isEqualTo("deliver 0 #1");
         assertThat(log.entries()).filteredOn(entry -> entry.startsWith("deliver")).hasSize(1);
         assertThat(log.entries()).contains("publish 0 SUCCEEDED").doesNotContain("release 0", "reject 0");
-        assertThat(WorkerFixtures.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
     }
 
     @Test
@@ -293,7 +294,7 @@ class TaskWorkersTest {
         expected.addAll(renewals);
         expected.addAll(List.of("publish 0 SUCCEEDED", "accept 0"));
         assertThat(log.entries()).containsExactlyElementsOf(expected);
-        assertThat(WorkerFixtures.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
         assertThat(lock.acquired()).isEqualTo(1).isEqualTo(lock.released());
         assertThat(queue.verdictErrors()).isEmpty();
     }
@@ -336,7 +337,7 @@ class TaskWorkersTest {
 
         assertThat(closing.isAlive()).as("closed in time").isFalse();
         assertThat(log.entries()).containsExactly("deliver 0 #1", "publish 0 SUCCEEDED", "accept 0");
-        assertThat(WorkerFixtures.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
         assertThat(lock.acquired()).isEqualTo(1).isEqualTo(lock.released());
         assertThat(registry.get("seeder.tasks").tag("outcome", "succeeded").counter().count()).isEqualTo(1);
         assertThat(registry.get("seeder.tasks.in.flight").gauge().value()).isZero();
@@ -655,7 +656,7 @@ class TaskWorkersTest {
         @Override
         public void publish(TaskResult result) {
             try {
-                filesAtPublish.put(result.seq(), WorkerFixtures.regularFiles(tiles));
+                filesAtPublish.put(result.seq(), Folders.regularFiles(tiles));
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }

@@ -40,8 +40,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
@@ -212,24 +210,6 @@ public final class WorkerFixtures {
     public static Path tilePath(Path root, String layer, TileMatrixSet tms, TileCoord tile) {
         return root.resolve(layer).resolve(tms.id()).resolve(Integer.toString(tile.z()))
                 .resolve(Integer.toString(tile.x())).resolve(tile.y() + ".png");
-    }
-
-    /** Every regular file below {@code root}, relative to it with '/' separators. */
-    public static Set<String> regularFiles(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return Set.of();
-        }
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(Files::isRegularFile)
-                    .map(p -> root.relativize(p).toString().replace('\\', '/'))
-                    .collect(Collectors.toCollection(TreeSet::new));
-        }
-    }
-
-    /** The files below {@code root} whose name ends in {@code .tmp}. */
-    public static Set<String> tempFiles(Path root) throws IOException {
-        return regularFiles(root).stream().filter(name -> name.endsWith(".tmp"))
-                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** Parses a stored tile path {@code layer/tms/z/x/y.png}; fails on anything else. */

@@ -3,6 +3,8 @@ package io.tileseeder.worker.wms;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.MetatileSize;
@@ -17,11 +19,10 @@ import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.layer.LayerCatalogFile;
 import io.tileseeder.worker.layer.LayerConfig;
 import io.tileseeder.worker.layer.WmsSourceConfig;
-import io.tileseeder.worker.store.FileTileStore;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.task.MetatileProcessor;
-import io.tileseeder.worker.task.WorkerMetrics;
 import io.tileseeder.worker.task.WorkerFixtures;
+import io.tileseeder.worker.task.WorkerMetrics;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -166,7 +167,7 @@ class MapServerWmsIT {
                     .hasMessageContaining("ServiceException")
                     .hasMessageContaining("GetMap " + wmsUrl)
                     .satisfies(e -> assertThat(((WmsException) e).retryable()).isFalse());
-            assertThat(WorkerFixtures.regularFiles(dir.resolve("x"))).as("nothing written").isEmpty();
+            assertThat(Folders.regularFiles(dir.resolve("x"))).as("nothing written").isEmpty();
         }
     }
 

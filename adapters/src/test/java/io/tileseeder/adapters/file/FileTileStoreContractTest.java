@@ -1,0 +1,37 @@
+package io.tileseeder.adapters.file;
+
+import io.tileseeder.adapters.TileStoreContract;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.port.TileStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link FileTileStore} keeps the {@link TileStoreContract}. Its file-specific behaviour: {@link FileTileStoreTest}. */
+class FileTileStoreContractTest extends TileStoreContract {
+
+    @TempDir
+    Path root;
+
+    private FileTileStore store;
+
+    @BeforeEach
+    void setUp() {
+        store = new FileTileStore(root);
+    }
+
+    @Override
+    protected TileStore store() {
+        return store;
+    }
+
+    @Override
+    protected Optional<byte[]> readMetadata(String layer, TileMatrixSet tileMatrixSet, String name)
+            throws IOException {
+        Path file = root.resolve(layer).resolve(tileMatrixSet.id()).resolve(name);
+        return Files.isRegularFile(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
+    }
+}

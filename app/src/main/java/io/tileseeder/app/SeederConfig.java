@@ -1,0 +1,220 @@
+package io.tileseeder.app;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The coordinator's settings, {@code seeder.*} in application.properties or {@code SEEDER_*} environment
+ * variables (e.g. {@code SEEDER_STORE_PATH}).
+ */
+@ConfigMapping(prefix = "seeder")
+public interface SeederConfig {
+
+    /**
+     * {@code embedded}: coordinator and workers in this JVM, job records in memory. {@code distributed}:
+     * {@code seeder serve} is a coordinator and {@code seeder worker} a worker, over Kafka, Redis and the store.
+     */
+    @WithDefault("embedded")
+    String mode();
+
+    Store store();
+
+    Kafka kafka();
+
+    Redis redis();
+
+    Layers layers();
+
+    Wms wms();
+
+    Workers workers();
+
+    S3 s3();
+
+    Limits limits();
+
+    Auth auth();
+
+    /**
+     * How long a dependency (Redis, Kafka, the store, an upstream WMS) may be unreachable before whoever waits
+     * for it gives up: a task then counts a failed try, a planner fails its job. Shorter outages are waited out.
+     */
+    @WithDefault("10m")
+    Duration outageBudget();
+
+    /** Who may call the API. */
+    interface Auth {
+        /**
+         * The API's bearer tokens, one {@code NAME ROLE TOKEN} a line (see {@code access.TokensFile}). When set, every
+         * API call needs a token; unset, the embedded API is open and the distributed coordinator refuses to start.
+         */
+        Optional<String> tokensFile();
+    }
+
+    interface Store {
+        /** Where tiles go: a folder, or {@code s3://bucket/prefix} (then see {@code seeder.s3.*}). */
+        @WithDefault("tiles")
+        String path();
+
+        /** Metatiles being stored at once; default max(8, 4 × cores). */
+        OptionalInt ioThreads();
+    }
+
+    /** Kafka, for the distributed mode. */
+    interface Kafka {
+        /** e.g. {@code 127.0.0.1:9092}. */
+        Optional<String> bootstrap();
+
+        @WithDefault("seeder.tasks")
+        String tasksTopic();
+
+        @WithDefault("seeder.task-results")
+        String resultsTopic();
+
+        @WithDefault("seeder.job-events")
+        String eventsTopic();
+
+        /** Partitions of the topics this application creates (existing topics are left as they are). */
+        @WithDefault("12")
+        int partitions();
+
+        /** The workers' share group on the tasks topic. */
+        @WithDefault("seeder-workers")
+        String workerGroup();
+
+        /** The coordinators' consumer group on the results topic. */
+        @WithDefault("seeder-coordinator")
+        String coordinatorGroup();
+
+        /** Share consumers per worker process; default: one per CPU thread. */
+        OptionalInt consumers();
+
+        /** How long start-up waits for Kafka, Redis and the store to answer before it gives up. */
+        @WithDefault("15s")
+        Duration connectTimeout();
+    }
+
+    /** Redis, for the distributed mode: job records, progress and the metatile locks. */
+    interface Redis {
+        /**
+         * {@code standalone}: one server at {@code url}. {@code sentinel}: a master and replicas, found through the
+         * sentinels at {@code url} under {@code master-name}; follows a failover. {@code cluster}: a Redis Cluster,
+         * found through the nodes at {@code url}.
+         */
+        @WithDefault("standalone")
+        String mode();
+
+        /**
+         * {@code redis://[[user]:password@]host[:port][/database]} ({@code rediss://} for TLS), e.g.
+         * {@code redis://127.0.0.1:6379}; for {@code sentinel} the sentinels' and for {@code cluster} some nodes'
+         * URLs, separated by commas. The credentials are the Redis servers' (Sentinel: the sentinels' too).
+         */
+        Optional<String> url();
+
+        /** The name under which the sentinels watch the master ({@code sentinel} mode only). */
+        Optional<String> masterName();
+
+        /**
+         * Replicas every write of a job record must reach (Redis WAIT) before it counts; a write that does not
+         * within 2 s is tried again later. 0 trusts the master alone: a failover may then lose the last writes
+         * the master had not yet passed on. With Sentinel or a Cluster whose masters have replicas, set 1.
+         */
+        @WithDefault("0")
+        int syncReplicas();
+
+        /** Prefix of every key, so several deployments can share one Redis. */
+        @WithDefault("seeder:")
+        String keyPrefix();
+
+        /** How long finished jobs stay queryable. */
+        @WithDefault("168h")
+        Duration retainFinished();
+    }
+
+    /** The S3 endpoint for an {@code s3://} store (MinIO, or any S3-compatible service). */
+    interface S3 {
+        /** e.g. {@code http://127.0.0.1:9000}. */
+        Optional<String> endpoint();
+
+        Optional<String> accessKey();
+
+        Optional<String> secretKey();
+
+        @WithDefault("us-east-1")
+        String region();
+    }
+
+    /** Upstream WMSes of {@code wms} layers. */
+    interface Wms {
+        /**
+         * Requests in flight to one upstream (host and port) at once from this process: per pod, shared by all
+         * its threads and layers. A cluster of N workers may send N times as many.
+         */
+        @WithDefault("4")
+        int maxRequestsPerUpstream();
+    }
+
+    interface Layers {
+        /** The layer configuration file (YAML); the bundled {@code world} layer if unset. */
+        Optional<String> file();
+    }
+
+    interface Workers {
+        /** Metatiles rendered at once; default 2 × cores. */
+        OptionalInt threads();
+
+        /**
+         * Deliveries of a task before it is recorded FAILED. A task put back because its metatile was locked
+         * by someone else counts too, as it does in a Kafka share group (whose default limit is also 5).
+         */
+        @WithDefault("5")
+        int maxDeliveries();
+
+        /** How long a worker waits for a metatile's lock before putting the task back (with backoff). */
+        @WithDefault("1s")
+        Duration lockWait();
+
+        /**
+         * Metatile tasks the planner may queue ahead of the workers: the in-memory queue's size, and in the
+         * distributed mode the most tasks of one job on Kafka without a result yet.
+         */
+        @WithDefault("1024")
+        int queueCapacity();
+
+        /**
+         * On shutdown, how long a worker finishes the metatiles it holds (rendering and storing them, and
+         * reporting their results) after it stopped taking tasks; then the rest are interrupted and given back.
+         */
+        @WithDefault("60s")
+        Duration drainTimeout();
+    }
+
+    interface Limits {
+        /** The most tiles one job may cover; a larger job is refused with its count. */
+        @WithDefault("100000000")
+        long maxTilesPerJob();
+
+        /** Jobs planned or running at once; more are refused with 429. */
+        @WithDefault("4")
+        int maxRunningJobs();
+
+        /** Labels per job. */
+        @WithDefault("32")
+        int maxLabels();
+
+        /** Clients waiting in {@code /wait} at once; more are refused with 429. */
+        @WithDefault("256")
+        int maxWaiters();
+
+        /** The longest {@code timeout} a {@code /wait} call may ask for. */
+        @WithDefault("15m")
+        Duration maxWait();
+
+        /** Finished jobs remembered for status queries. */
+        @WithDefault("1000")
+        int retainJobs();
+    }
+}

@@ -1,0 +1,148 @@
+package io.tileseeder.app.api;
+
+import io.tileseeder.app.Engines;
+import io.tileseeder.app.SeederConfig;
+import io.tileseeder.app.access.Roles;
+import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.coordinator.job.UnknownJobException;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.Timeouts;
+import io.tileseeder.outage.Outages;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
+
+/**
+ * Seed jobs: submit, list, inspect, cancel, and wait for completion (the gate for automation). Reading needs the
+ * {@code read} role; submitting and cancelling {@code write}.
+ */
+@Path("/api/v1/jobs")
+@SecurityScheme(securitySchemeName = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
+        description = "A token of the coordinator's tokens file (SEEDER_AUTH_TOKENS_FILE): role read, or write to "
+                + "submit and cancel. The embedded mode without a tokens file needs none.")
+@RolesAllowed(Roles.READ)
+@Produces(MediaType.APPLICATION_JSON)
+public class JobsResource {
+
+    private static final int MAX_IDEMPOTENCY_KEY = 255;
+    private static final int MAX_LIST = 1000;
+
+    private final Engines engines;
+    private final SeederConfig config;
+
+    public JobsResource(Engines engines, SeederConfig config) {
+        this.engines = engines;
+        this.config = config;
+    }
+
+    @POST
+    @RolesAllowed(Roles.WRITE)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Submit a job", description = "Validates the job and starts it: 202 with the job, or "
+            + "400 problem+json naming every invalid field. Retrying with the same Idempotency-Key and the same job "
+            + "returns that job; the key with another job is refused with 422. An empty key counts as none.")
+    public Response submit(JobRequest request,
+                           @Parameter(description = "Makes retries of this submission return the same job")
+                           @HeaderParam("Idempotency-Key") String idempotencyKey,
+                           @Context UriInfo uri) {
+        if (idempotencyKey != null && idempotencyKey.length() > MAX_IDEMPOTENCY_KEY) {
+            throw new InvalidJobException(List.of(new FieldError("Idempotency-Key",
+                    "must be at most " + MAX_IDEMPOTENCY_KEY + " characters")));
+        }
+        JobStatus job = jobs().submit(request, idempotencyKey);
+        // A path, not a URL: the request's Host header is the client's to choose, so no URL is built from it.
+        return Response.accepted(JobView.of(job, Instant.now(), jobs().outages()))
+                .header(HttpHeaders.LOCATION, uri.getBaseUri().getRawPath() + "api/v1/jobs/" + job.id())
+                .build();
+    }
+
+    @GET
+    @Operation(summary = "List jobs, newest first")
+    public List<JobView> list(@QueryParam("limit") @DefaultValue("100") String limitText) {
+        int limit;
+        try {
+            limit = Integer.parseInt(limitText.trim());
+        } catch (NumberFormatException e) {
+            limit = 0;
+        }
+        if (limit < 1 || limit > MAX_LIST) {
+            throw new InvalidJobException(List.of(new FieldError("limit",
+                    "must be a whole number 1.." + MAX_LIST + ", got '" + limitText + "'")));
+        }
+        Instant now = Instant.now();
+        List<Outages.Outage> outages = jobs().outages();
+        return jobs().list(limit).stream().map(job -> JobView.of(job, now, outages)).toList();
+    }
+
+    @GET
+    @Path("{id}")
+    @Operation(summary = "A job's state and progress")
+    public JobView get(@PathParam("id") String id) {
+        return JobView.of(jobs().get(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now(),
+                jobs().outages());
+    }
+
+    @DELETE
+    @RolesAllowed(Roles.WRITE)
+    @Path("{id}")
+    @Operation(summary = "Cancel a job", description = "Planning stops and workers drop its remaining tasks; "
+            + "409 if the job has already finished.")
+    public JobView cancel(@PathParam("id") String id) {
+        JobStatus before = jobs().get(id).orElseThrow(() -> new UnknownJobException(id));
+        if (before.state().isFinal()) {
+            throw new jakarta.ws.rs.ClientErrorException(Problem.response(Response.Status.CONFLICT,
+                    "job " + id + " has already finished: " + before.state()));
+        }
+        return JobView.of(jobs().cancel(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now(),
+                jobs().outages());
+    }
+
+    @GET
+    @Path("{id}/wait")
+    @Operation(summary = "Wait for a job to finish", description = "Long-poll: answers as soon as the job is "
+            + "SUCCEEDED, FAILED or CANCELLED, or with its current state when the timeout runs out.")
+    public CompletionStage<JobView> await(@PathParam("id") String id,
+                                          @Parameter(description = "e.g. 30s, 5m, PT1M; at most seeder.limits.max-wait")
+                                          @QueryParam("timeout") @DefaultValue("30s") String timeout) {
+        Duration wait;
+        try {
+            wait = Timeouts.parse(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidJobException(List.of(new FieldError("timeout", e.getMessage())));
+        }
+        if (wait.compareTo(config.limits().maxWait()) > 0) {
+            throw new InvalidJobException(List.of(new FieldError("timeout",
+                    timeout + " is longer than the limit of " + config.limits().maxWait())));
+        }
+        return jobs().awaitFinal(id, wait).orElseThrow(() -> new UnknownJobException(id))
+                .thenApply(job -> JobView.of(job, Instant.now(), jobs().outages()));
+    }
+
+    private JobService jobs() {
+        return engines.engine().jobs();
+    }
+}

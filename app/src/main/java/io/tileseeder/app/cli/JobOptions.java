@@ -1,0 +1,55 @@
+package io.tileseeder.app.cli;
+
+import io.tileseeder.job.JobRequest;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/** The options that describe a job, shared by the commands that start one ({@code seed}, {@code submit}). */
+final class JobOptions {
+
+    @Option(names = "--layer", required = true, description = "The layer to seed (see the layer configuration).")
+    String layer;
+
+    @Option(names = "--zoom", required = true, paramLabel = "MIN-MAX", description = "Zoom levels, e.g. 0-5, or 7 for one level.")
+    String zoom;
+
+    @Option(names = "--bbox", paramLabel = "W,S,E,N", description = "Area in longitude/latitude degrees (default: the world).")
+    String bbox;
+
+    @Option(names = "--tile-matrix-set", paramLabel = "ID", defaultValue = "WebMercatorQuad",
+            description = "WebMercatorQuad or WorldCRS84Quad (default: ${DEFAULT-VALUE}).")
+    String tileMatrixSet;
+
+    @Option(names = "--format", defaultValue = "png", description = "png or jpeg (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--mode", defaultValue = "seed",
+            description = "seed (only missing tiles), reseed (all tiles) or truncate (delete); default: ${DEFAULT-VALUE}.")
+    String mode;
+
+    @Option(names = "--metatile", paramLabel = "WxH", description = "Tiles per metatile, e.g. 4x4 (default: the layer's).")
+    String metatile;
+
+    @Option(names = "--refresh-before", paramLabel = "INSTANT",
+            description = "With reseed: rewrite only tiles older than this ISO-8601 instant.")
+    Instant refreshBefore;
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label carried by the job; repeatable.")
+    Map<String, String> labels = new LinkedHashMap<>();
+
+    /**
+     * The job these options describe.
+     *
+     * @param spec     the command's spec, for usage errors that name the command
+     * @param priority the job's priority among queued jobs
+     */
+    JobRequest request(CommandSpec spec, int priority) {
+        return new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom),
+                bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
+                metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, priority,
+                labels);
+    }
+}

@@ -1,0 +1,121 @@
+package io.tileseeder.app.cli;
+
+import io.tileseeder.app.Engines;
+import io.tileseeder.app.api.JobView;
+import io.tileseeder.app.embedded.EmbeddedEngine;
+import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.Timeouts;
+import io.tileseeder.worker.layer.LayerConfigException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code seeder seed}: seeds a layer on this machine with the embedded engine, with a live progress line. */
+@Command(name = "seed", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
+        description = {"Seeds the tiles of a layer into a folder, on this machine, with no servers.",
+                "Exit status: 0 succeeded, 1 bad usage or request, 2 failed, 3 cancelled, 4 timed out."})
+final class SeedCommand implements Callable<Integer> {
+
+    private static final Duration REFRESH = Duration.ofMillis(250);
+    private static final Duration LOG_EVERY = Duration.ofSeconds(10);
+
+    private final Engines engines;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    EngineOptions engine;
+
+    @Mixin
+    JobOptions job;
+
+    @Option(names = "--timeout", paramLabel = "DURATION",
+            description = "Give up after this long (e.g. 90s, 30m, 2h): the job is cancelled and the exit status is 4.")
+    String timeout;
+
+    SeedCommand(Engines engines) {
+        this.engines = engines;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Instant deadline = null;
+        if (timeout != null) {
+            try {
+                deadline = Instant.now().plus(Timeouts.parse(timeout));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--timeout: " + e.getMessage());
+            }
+        }
+        JobRequest request = job.request(spec, 0);
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        EmbeddedEngine running;
+        try {
+            running = engines.startEmbedded(engine.apply(engines.settings()));
+        } catch (LayerConfigException | IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        JobService jobs = running.jobs();
+        JobStatus job;
+        try {
+            job = jobs.submit(request, null);
+        } catch (InvalidJobException e) {
+            err.println("error: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        JobStatus done = follow(jobs, job.id(), err, deadline);
+        if (!done.state().isFinal()) {
+            jobs.cancel(job.id());
+            err.println("error: timed out after " + timeout + "; the job was cancelled");
+            return ExitCodes.TIMED_OUT;
+        }
+        Summary.print(out, done, running.store().describe());
+        if (done.reason() != null) {
+            err.println("error: job " + done.state() + ": " + done.reason());
+        }
+        return ExitCodes.of(done.state());
+    }
+
+    /** Shows progress until the job is final, or the deadline (if any) passes; returns its last state. */
+    private JobStatus follow(JobService jobs, String id, PrintWriter err, Instant deadline) throws InterruptedException {
+        boolean terminal = System.console() != null;
+        Instant lastLog = Instant.now();
+        while (true) {
+            JobStatus status;
+            try {
+                status = jobs.awaitFinal(id, REFRESH).orElseThrow().get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("cannot follow job " + id, e.getCause());
+            }
+            if (terminal) {
+                err.print("\r" + Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages())) + "\u001b[K");
+                err.flush();
+            } else if (Duration.between(lastLog, Instant.now()).compareTo(LOG_EVERY) >= 0) {
+                err.println(Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages())));
+                err.flush();
+                lastLog = Instant.now();
+            }
+            if (status.state().isFinal() || deadline != null && Instant.now().isAfter(deadline)) {
+                if (terminal) {
+                    err.println();
+                }
+                return status;
+            }
+        }
+    }
+
+}

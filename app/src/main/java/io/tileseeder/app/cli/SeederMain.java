@@ -1,0 +1,65 @@
+package io.tileseeder.app.cli;
+
+import io.quarkus.runtime.QuarkusApplication;
+import io.quarkus.runtime.annotations.QuarkusMain;
+import io.tileseeder.app.Engines;
+import io.tileseeder.app.access.Access;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** The {@code seeder} command line: the application's entry point. */
+@QuarkusMain
+public class SeederMain implements QuarkusApplication {
+
+    private final Engines engines;
+    private final Access access;
+
+    public SeederMain(Engines engines, Access access) {
+        this.engines = engines;
+        this.access = access;
+    }
+
+    @Override
+    public int run(String... args) {
+        return commandLine(engines, access, System.getenv()).execute(args);
+    }
+
+    /** The command line; {@code env} is where {@code submit} and {@code wait} find {@code SEEDER_TOKEN}. */
+    static CommandLine commandLine(Engines engines, Access access, Map<String, String> env) {
+        String token = env.get(ApiClient.TOKEN_VARIABLE);
+        CommandLine cli = new CommandLine(new SeederCommand());
+        cli.addSubcommand(new SeedCommand(engines));
+        cli.addSubcommand(new ServeCommand(engines, access));
+        cli.addSubcommand(new WorkerCommand(engines));
+        cli.addSubcommand(new BenchCommand(engines));
+        cli.addSubcommand(new CoordinatorBenchCommand(engines));
+        cli.addSubcommand(new WmsBenchCommand(engines));
+        cli.addSubcommand(new SubmitCommand(token));
+        cli.addSubcommand(new WaitCommand(token));
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine line = e.getCommandLine();
+            line.getErr().println("error: " + e.getMessage());
+            line.getErr().println("Run '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
+            return ExitCodes.USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return ExitCodes.USAGE;
+        });
+        return cli;
+    }
+
+    @CommandLine.Command(name = "seeder", mixinStandardHelpOptions = true, version = "Tile Seeder 0.1.0",
+            description = "Pre-renders (seeds) raster map tiles into a tile cache.%n"
+                    + "Run 'seeder COMMAND --help' for a command's options.",
+            subcommandsRepeatable = false)
+    static final class SeederCommand implements Runnable {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public void run() {
+            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, bench, submit or wait");
+        }
+    }
+}

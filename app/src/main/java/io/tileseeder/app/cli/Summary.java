@@ -1,0 +1,55 @@
+package io.tileseeder.app.cli;
+
+import io.tileseeder.app.api.JobView;
+import io.tileseeder.job.JobStatus;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The progress line and the closing summary of a seed run. */
+final class Summary {
+
+    private Summary() {
+    }
+
+    static String progressLine(JobView job) {
+        JobView.Progress p = job.progress();
+        String eta = p.etaSeconds() == null ? "--:--" : clock(p.etaSeconds());
+        String line = String.format(Locale.ROOT, "%-8s %,d / %,d tiles (%.1f%%)  %,.0f tiles/s  ETA %s",
+                job.state(), p.tilesDone(), p.tilesPlanned(), p.percent(), p.tilesPerSecond(), eta);
+        if (job.waitingFor() == null || job.waitingFor().isEmpty()) {
+            return line;
+        }
+        return line + "  waiting for " + job.waitingFor().stream()
+                .map(w -> w.dependency() + " (" + Duration.between(w.since(), Instant.now()).toSeconds() + " s)")
+                .collect(Collectors.joining(", "));
+    }
+
+    static void print(PrintWriter out, JobStatus job, String where) {
+        JobView view = JobView.of(job, Instant.now());
+        JobView.Progress p = view.progress();
+        double seconds = job.started() == null || job.finished() == null ? 0
+                : Duration.between(job.started(), job.finished()).toNanos() / 1e9;
+        out.printf(Locale.ROOT, "%s %s z%d-%d (%s, %s, %s) into %s%n", job.state(), job.spec().layer(),
+                job.spec().minZoom(), job.spec().maxZoom(), job.spec().tileMatrixSet().id(), job.spec().format().id(),
+                job.spec().mode().id(), where);
+        out.printf(Locale.ROOT, "  tiles written      %,12d%n", p.tilesWritten());
+        out.printf(Locale.ROOT, "  empty, skipped     %,12d%n", p.tilesEmpty());
+        out.printf(Locale.ROOT, "  already there      %,12d%n", p.tilesSkipped());
+        if (p.tilesDeleted() > 0) {
+            out.printf(Locale.ROOT, "  deleted            %,12d%n", p.tilesDeleted());
+        }
+        out.printf(Locale.ROOT, "  failed             %,12d%n", p.tilesFailed());
+        out.printf(Locale.ROOT, "  bytes              %,12d%n", p.bytes());
+        out.printf(Locale.ROOT, "  seconds            %12.2f%n", seconds);
+        out.printf(Locale.ROOT, "  tiles/s            %,12.0f%n", seconds > 0 ? p.tilesDone() / seconds : 0.0);
+        out.flush();
+    }
+
+    private static String clock(long seconds) {
+        return seconds >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+                : String.format(Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60);
+    }
+}

@@ -1,0 +1,34 @@
+package io.tileseeder.app.distributed;
+
+import io.tileseeder.adapters.redis.RedisTopology;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where the distributed mode's services are and how it names things in them.
+ *
+ * @param consumers      share consumers per worker process (each holds at most a small batch of tasks)
+ * @param redis          the Redis deployment: standalone, Sentinel or Cluster
+ * @param syncReplicas   replicas every write of a job record must reach before it counts
+ * @param keyPrefix      prefix of every Redis key
+ * @param retainFinished how long finished jobs stay in Redis
+ * @param connectTimeout how long start-up waits for a service before it reports it unreachable
+ */
+public record ClusterSettings(String kafkaBootstrap, String tasksTopic, String resultsTopic, String eventsTopic,
+                              int partitions, String workerGroup, String coordinatorGroup, int consumers,
+                              RedisTopology redis, int syncReplicas, String keyPrefix, Duration retainFinished, Duration connectTimeout) {
+
+    public ClusterSettings {
+        Objects.requireNonNull(kafkaBootstrap, "kafkaBootstrap");
+        Objects.requireNonNull(redis, "redis");
+        if (partitions < 1) {
+            throw new IllegalArgumentException("seeder.kafka.partitions must be at least 1, got " + partitions);
+        }
+        if (syncReplicas < 0) {
+            throw new IllegalArgumentException("seeder.redis.sync-replicas must not be negative, got " + syncReplicas);
+        }
+        if (consumers < 1) {
+            throw new IllegalArgumentException("seeder.kafka.consumers must be at least 1, got " + consumers);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.tileseeder.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tileseeder.app.embedded.EngineSettings;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * How the engine options of {@code seed} and {@code serve} combine with the settings from configuration
+ * ({@code seeder.*}): an option given wins, an option left out keeps the configured value. Parses the
+ * command line only; no application starts.
+ */
+class EngineOptionsCliTest {
+
+    /** Settings as {@code Engines.settings()} would build them from configuration. */
+    private static final EngineSettings CONFIGURED = EngineSettings.defaults("/srv/configured-store")
+            .withLayersFile(Optional.of(Path.of("/etc/seeder/layers.yaml")))
+            .withWorkerThreads(3);
+
+    private static EngineSettings applied(String... args) {
+        CommandLine cli = SeederMain.commandLine(null, null, Map.of());
+        CommandLine.ParseResult parsed = cli.parseArgs(args).subcommand();
+        Object command = parsed.commandSpec().userObject();
+        EngineOptions options = command instanceof SeedCommand seed ? seed.engine : ((ServeCommand) command).engine;
+        return options.apply(CONFIGURED);
+    }
+
+    @Test
+    void optionsGivenWin() {
+        EngineSettings settings = applied("serve", "--out", "/data/tiles", "--layers", "/tmp/l.yaml", "--threads", "7");
+
+        assertThat(settings.store()).isEqualTo("/data/tiles");
+        assertThat(settings.layersFile()).contains(Path.of("/tmp/l.yaml"));
+        assertThat(settings.workerThreads()).isEqualTo(7);
+    }
+
+    @Test
+    void seedWithoutOptionsKeepsTheConfiguredLayersAndThreads() {
+        EngineSettings settings = applied("seed", "--layer", "world", "--zoom", "0");
+
+        assertThat(settings.layersFile()).contains(Path.of("/etc/seeder/layers.yaml"));
+        assertThat(settings.workerThreads()).isEqualTo(3);
+    }
+
+    /**
+     * README, Settings: {@code seeder.store.path} (SEEDER_STORE_PATH) is the "folder tiles are written to
+     * ({@code serve})". So {@code SEEDER_STORE_PATH=/data ./seeder serve} must write to /data.
+     */
+    @Test
+    void serveWithoutOutWritesToTheConfiguredStorePath() {
+        EngineSettings settings = applied("serve");
+
+        assertThat(settings.store()).as("serve without --out: the store is seeder.store.path")
+                .isEqualTo("/srv/configured-store");
+    }
+
+    @Test
+    void storeTakesAnS3Location() {
+        assertThat(applied("seed", "--layer", "world", "--zoom", "0", "--store", "s3://tiles/cache").store())
+                .isEqualTo("s3://tiles/cache");
+    }
+}

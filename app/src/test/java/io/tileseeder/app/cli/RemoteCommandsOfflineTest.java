@@ -1,0 +1,83 @@
+package io.tileseeder.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tileseeder.app.cli.RemoteCommandsTest.Run;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * {@code submit} and {@code wait} with no server and no application around them: built with no engine at
+ * all (they must not need one), they report a server that is down in one line, and document every option.
+ */
+class RemoteCommandsOfflineTest {
+
+    @Test
+    void aServerThatIsDownIsOneLineAndExitStatusOne() throws IOException {
+        String server = "http://127.0.0.1:" + freePort();
+
+        Run waited = run("wait", "--server", server, "some-job");
+        Run submitted = run("submit", "--server", server, "--layer", "world", "--zoom", "0-1", "--wait");
+
+        for (Run run : new Run[] {waited, submitted}) {
+            assertThat(run.exit()).as(run.describe()).isEqualTo(1);
+            assertThat(run.out()).as(run.describe()).isEmpty();
+            assertThat(run.errLines()).as(run.describe()).singleElement().asString()
+                    .startsWith("error: cannot reach " + server + ": ")
+                    .doesNotContain("Exception", "\tat ");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"submit", "wait"})
+    void helpDocumentsEveryOption(String command) {
+        Run run = run(command, "--help");
+
+        assertThat(run.exit()).as(run.describe()).isZero();
+        String help = run.out().replaceAll("\\s+", " ");
+        assertThat(help).as(run.describe()).contains("Usage: seeder " + command).contains("--server=URL")
+                .contains("--timeout=DURATION").contains("Exit status: 0 ");
+        CommandLine line = SeederMain.commandLine(null, null, Map.of()).getSubcommands().get(command);
+        for (OptionSpec option : line.getCommandSpec().options()) {
+            assertThat(option.description()).as(option.longestName() + " has a description").isNotEmpty();
+            String start = option.description()[0].split("[($]")[0].trim();
+            assertThat(help).as(option.longestName() + " in:\n" + run.out()).contains(option.longestName())
+                    .contains(start.substring(0, Math.min(20, start.length())));
+        }
+    }
+
+    @Test
+    void submitTakesTheSameJobOptionsAsSeed() {
+        var commands = SeederMain.commandLine(null, null, Map.of()).getSubcommands();
+        var seed = commands.get("seed").getCommandSpec().optionsMap().keySet();
+        var submit = commands.get("submit").getCommandSpec().optionsMap().keySet();
+        assertThat(submit).contains("--layer", "--zoom", "--bbox", "--tile-matrix-set", "--format", "--mode",
+                "--metatile", "--refresh-before", "--label");
+        assertThat(seed).contains("--layer", "--zoom", "--bbox", "--tile-matrix-set", "--format", "--mode",
+                "--metatile", "--refresh-before", "--label");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = SeederMain.commandLine(null, null, Map.of());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int exit = cli.execute(args);
+        return new Run(String.join(" ", args), exit, out.toString(), err.toString());
+    }
+}

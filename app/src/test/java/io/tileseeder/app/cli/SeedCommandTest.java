@@ -1,0 +1,194 @@
+package io.tileseeder.app.cli;
+
+import static io.tileseeder.app.cli.Cli.describe;
+import static io.tileseeder.app.cli.Cli.errLines;
+import static io.tileseeder.app.cli.Cli.files;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.junit.main.LaunchResult;
+import io.quarkus.test.junit.main.QuarkusMainLauncher;
+import io.quarkus.test.junit.main.QuarkusMainTest;
+import io.tileseeder.app.cli.Cli.Summary;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code seeder seed} end to end, each launch a fresh application writing to its own temporary folder: the
+ * tiles and the TileJSON document it writes, the summary it prints, a second run finding every tile there, a
+ * job that fails on a missing data file (exit 2) and one that runs out of time (exit 4).
+ */
+@QuarkusMainTest
+class SeedCommandTest {
+
+    private static final Pattern WEB_MERCATOR_PNG = Pattern.compile("world/WebMercatorQuad/(\\d+)/(\\d+)/(\\d+)\\.png");
+    private static final Pattern CRS84_JPG = Pattern.compile("world/WorldCRS84Quad/(\\d+)/(\\d+)/(\\d+)\\.jpg");
+
+    @TempDir
+    Path out;
+
+    @Test
+    void seedsTheWorldAndASecondRunFindsEveryTileThere(QuarkusMainLauncher launcher) throws IOException {
+        String[] seed = {"seed", "--layer", "world", "--zoom", "0-2", "--out", out.toString()};
+        LaunchResult first = launcher.launch(seed);
+
+        assertThat(first.exitCode()).as(describe(first)).isZero();
+        Summary summary = Summary.of(first);
+        assertThat(summary.header()).as(describe(first))
+                .isEqualTo("SUCCEEDED world z0-2 (WebMercatorQuad, png, seed) into "
+                        + out.toAbsolutePath().normalize());
+        // 1 + 4 + 16 tiles, each either written or empty (transparent: skipped), none there before.
+        assertThat(summary.written() + summary.empty()).as(describe(first)).isEqualTo(21);
+        assertThat(summary.written()).as(describe(first)).isPositive();
+        assertThat(summary.alreadyThere()).isZero();
+        assertThat(summary.failed()).isZero();
+        assertThat(summary.bytes()).isPositive();
+        assertThat(errLines(first)).as(describe(first)).noneMatch(line -> line.startsWith("error:"));
+
+        List<String> tiles = files(out).stream().filter(f -> f.endsWith(".png")).toList();
+        assertThat(tiles).as("tile files").hasSize((int) summary.written());
+        long bytes = 0;
+        for (String tile : tiles) {
+            Matcher m = WEB_MERCATOR_PNG.matcher(tile);
+            assertThat(m.matches()).as(tile + " is at world/WebMercatorQuad/{z}/{x}/{y}.png").isTrue();
+            int z = Integer.parseInt(m.group(1));
+            int x = Integer.parseInt(m.group(2));
+            int y = Integer.parseInt(m.group(3));
+            assertThat(z).as(tile).isBetween(0, 2);
+            assertThat(x).as(tile).isBetween(0, (1 << z) - 1);
+            assertThat(y).as(tile).isBetween(0, (1 << z) - 1);
+            BufferedImage image = ImageIO.read(out.resolve(tile).toFile());
+            assertThat(image).as(tile + " is a PNG").isNotNull();
+            assertThat(image.getWidth()).as(tile).isEqualTo(256);
+            assertThat(image.getHeight()).as(tile).isEqualTo(256);
+            bytes += Files.size(out.resolve(tile));
+        }
+        assertThat(tiles).as("the whole world at z0 has land").contains("world/WebMercatorQuad/0/0/0.png");
+        assertThat(bytes).as("bytes in the summary").isEqualTo(summary.bytes());
+        Path tileJson = out.resolve("world/WebMercatorQuad/tilejson-png.json");
+        assertThat(tileJson).isRegularFile();
+        assertThat(Files.readString(tileJson)).contains("\"tilejson\"").contains("{z}/{x}/{y}.png");
+        assertThat(files(out)).as("nothing but the tiles and the TileJSON document")
+                .hasSize(tiles.size() + 1);
+
+        LaunchResult second = launcher.launch(seed);
+
+        assertThat(second.exitCode()).as(describe(second)).isZero();
+        Summary again = Summary.of(second);
+        assertThat(again.header()).startsWith("SUCCEEDED world z0-2 ");
+        assertThat(again.written()).as(describe(second)).isZero();
+        assertThat(again.alreadyThere()).as(describe(second)).isEqualTo(summary.written());
+        assertThat(again.alreadyThere() + again.empty()).as(describe(second)).isEqualTo(21);
+        assertThat(again.failed()).isZero();
+        assertThat(files(out).stream().filter(f -> f.endsWith(".png")).toList()).isEqualTo(tiles);
+    }
+
+    @Test
+    void seedsWorldCrs84QuadAsJpeg(QuarkusMainLauncher launcher) throws IOException {
+        LaunchResult result = launcher.launch("seed", "--layer", "world", "--tile-matrix-set", "WorldCRS84Quad",
+                "--format", "jpeg", "--zoom", "0-1", "--out", out.toString());
+
+        assertThat(result.exitCode()).as(describe(result)).isZero();
+        Summary summary = Summary.of(result);
+        assertThat(summary.header()).as(describe(result))
+                .startsWith("SUCCEEDED world z0-1 (WorldCRS84Quad, jpeg, seed) into ");
+        // z0 is 2x1 tiles, z1 4x2.
+        assertThat(summary.written() + summary.empty()).as(describe(result)).isEqualTo(2 + 8);
+
+        List<String> tiles = files(out).stream().filter(f -> !f.endsWith(".json")).toList();
+        assertThat(tiles).as("tile files").hasSize((int) summary.written());
+        for (String tile : tiles) {
+            Matcher m = CRS84_JPG.matcher(tile);
+            assertThat(m.matches()).as(tile + " is at world/WorldCRS84Quad/{z}/{x}/{y}.jpg").isTrue();
+            int z = Integer.parseInt(m.group(1));
+            assertThat(z).as(tile).isBetween(0, 1);
+            assertThat(Integer.parseInt(m.group(2))).as(tile).isBetween(0, (2 << z) - 1);
+            assertThat(Integer.parseInt(m.group(3))).as(tile).isBetween(0, (1 << z) - 1);
+            byte[] data = Files.readAllBytes(out.resolve(tile));
+            assertThat(data).as(tile + " starts like a JPEG").startsWith((byte) 0xFF, (byte) 0xD8);
+            BufferedImage image = ImageIO.read(out.resolve(tile).toFile());
+            assertThat(image).as(tile).isNotNull();
+            assertThat(image.getWidth()).as(tile).isEqualTo(256);
+            assertThat(image.getHeight()).as(tile).isEqualTo(256);
+        }
+        // Both hemispheres have land, so both z0 tiles are drawn.
+        assertThat(tiles).contains("world/WorldCRS84Quad/0/0/0.jpg", "world/WorldCRS84Quad/0/1/0.jpg")
+                .noneMatch(tile -> tile.startsWith("world/WorldCRS84Quad/0/") && !tile.matches(".*/0/[01]/0\\.jpg"));
+        assertThat(out.resolve("world/WorldCRS84Quad/tilejson-jpeg.json")).isRegularFile();
+        assertThat(out.resolve("world/WebMercatorQuad")).doesNotExist();
+    }
+
+    @Test
+    void aMissingDataFileFailsTheJobWithExitStatus2AndWritesNoTile(QuarkusMainLauncher launcher) throws IOException {
+        Path layers = out.resolve("layers.yaml");
+        Files.writeString(layers, """
+                layers:
+                  - name: broken
+                    zoom: {min: 0, max: 5}
+                    source:
+                      type: vector
+                      data: [missing.geojson]
+                    style:
+                      - fill: "#ff0000"
+                        stroke: "#000000"
+                """);
+        Path tiles = out.resolve("tiles");
+
+        LaunchResult result = launcher.launch("seed", "--layers", layers.toString(), "--layer", "broken",
+                "--zoom", "0-1", "--out", tiles.toString());
+
+        assertThat(result.exitCode()).as(describe(result)).isEqualTo(2);
+        List<String> err = errLines(result);
+        assertThat(err).as(describe(result)).isNotEmpty();
+        assertThat(err.get(err.size() - 1)).as(describe(result))
+                .startsWith("error: job FAILED: ")
+                .contains("missing.geojson");
+        assertThat(err.stream().filter(line -> line.startsWith("error:"))).as(describe(result)).hasSize(1);
+        assertThat(Summary.of(result).header()).startsWith("FAILED broken z0-1 ");
+        assertThat(files(tiles)).as("no tile and no TileJSON document for a failed job").isEmpty();
+    }
+
+    @Test
+    void aTimeoutCancelsTheJobWithExitStatus4AndLeavesNoTemporaryFile(QuarkusMainLauncher launcher) {
+        // About 22 million tiles: far more than a second's work.
+        LaunchResult result = launcher.launch("seed", "--layer", "world", "--zoom", "0-12", "--timeout", "1s",
+                "--out", out.toString());
+
+        assertThat(result.exitCode()).as(describe(result)).isEqualTo(4);
+        assertThat(Cli.errorLines(result)).as(describe(result))
+                .containsExactly("error: timed out after 1s; the job was cancelled");
+        assertThat(result.getOutput()).as("no summary of a job that did not finish").doesNotContain("tiles written");
+        assertThat(files(out)).as("the job was writing tiles when it was cancelled").anyMatch(f -> f.endsWith(".png"));
+        // The launch returns once the application has shut down: the store stage has finished what it held.
+        assertThat(files(out)).as("no temporary file left behind").noneMatch(f -> f.endsWith(".tmp"));
+        assertThat(files(out)).as("no TileJSON document for a cancelled job").noneMatch(f -> f.endsWith(".json"));
+    }
+
+    /** A folder that cannot take tiles is named with the reason, before any job starts: one line, exit status 1. */
+    @Test
+    void aStoreThatCannotBeWrittenIsRefusedSayingWhy(QuarkusMainLauncher launcher) throws IOException {
+        Path fileInTheWay = Files.writeString(out.resolve("not-a-folder"), "a file");
+        LaunchResult blocked = launcher.launch("seed", "--layer", "world", "--zoom", "0-1", "--out",
+                fileInTheWay.resolve("tiles").toString());
+
+        assertThat(blocked.exitCode()).as(describe(blocked)).isEqualTo(1);
+        assertThat(Cli.errorLines(blocked)).as(describe(blocked)).containsExactly("error: cannot write tiles to "
+                + fileInTheWay.resolve("tiles") + ": not a directory");
+        assertThat(blocked.getOutput()).as("no job ran").doesNotContain("tiles written");
+
+        // /proc takes no folder of ours, whoever runs the test (a read-only folder does not stop root).
+        LaunchResult refused = launcher.launch("seed", "--layer", "world", "--zoom", "0-1", "--out",
+                "/proc/tile-seeder-test");
+
+        assertThat(refused.exitCode()).as(describe(refused)).isEqualTo(1);
+        assertThat(Cli.errorLines(refused)).as(describe(refused)).singleElement().asString()
+                .startsWith("error: cannot write tiles to /proc/tile-seeder-test: ");
+    }
+}

@@ -1,0 +1,626 @@
+package io.tileseeder.app.distributed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tileseeder.adapters.redis.OwnRedis;
+import io.tileseeder.adapters.redis.RedisJobStore;
+import io.tileseeder.adapters.redis.RedisTopologies;
+import io.tileseeder.adapters.redis.RedisTopology;
+import io.tileseeder.adapters.redis.RedissonMetatileLock;
+import io.tileseeder.app.embedded.EmbeddedEngine;
+import io.tileseeder.app.embedded.EngineSettings;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.message.JobEvent;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.redisson.api.RedissonClient;
+
+/**
+ * The distributed mode as it is deployed: a coordinator and worker processes started from the built jar, on the
+ * real Kafka, Redis and MinIO of dev/services, each test with topics, keys and a bucket of its own.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class DistributedSeedingIT {
+
+    private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** How long a dependency is kept down in the outage tests. */
+    private static final Duration OUTAGE = Duration.ofSeconds(10);
+    /** The tiles of the world layer up to a zoom, as the embedded engine writes them: what a job must store. */
+    private static final Map<Integer, Set<String>> EXPECTED = Collections.synchronizedMap(new HashMap<>());
+
+    @TempDir
+    Path temp;
+
+    @Test
+    void twoWorkersSeedTheWorldToMinioAndTheEventComesOnceAfterTheLastTile(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            SeederProcess a = cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 6);
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            HttpResponse<String> refused = cluster.statusWithoutToken(job);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+            assertThat(refused.body()).contains("no bearer token");
+            for (SeederProcess process : List.of(coordinator, a)) {
+                HttpResponse<String> health = process.management("/q/health/ready");
+                assertThat(health.statusCode()).as(process.name + ": " + health.body()).isEqualTo(200);
+            }
+            Map<String, Instant> objects = cluster.objects();
+            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            List<JobEvent> events = awaitEvents(cluster, job);
+            assertThat(events).singleElement().satisfies(event -> {
+                assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
+                Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
+                assertThat(event.time()).isAfterOrEqualTo(lastTile);
+                assertThat(event.counts().written()).isEqualTo(expected(6).size());
+            });
+        }
+    }
+
+    /**
+     * Both processes' {@code /q/metrics} after a seed: one worker, so every metatile and tile of the job is its,
+     * and the job's own series are there while it runs and gone once it is done.
+     */
+    @Test
+    void bothProcessesExposeTheSeedersSeriesWithTheJobsFigures(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            SeederProcess worker = cluster.startWorker("worker-a");
+
+            String job = cluster.submit(0, 4);
+            assertThat(Scrape.of(coordinator.metricsText()).find("seeder_job_tiles_planned", "job_id", job))
+                    .as("the job's series while it runs").singleElement()
+                    .satisfies(sample -> assertThat(sample.labels()).containsEntry("layer", "world"));
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            long metatiles = done.get("progress").get("tasksPlanned").asLong();
+            long tiles = done.get("progress").get("tilesPlanned").asLong();
+            assertThat(metatiles).isEqualTo(1 + 1 + 1 + 4 + 16);
+            assertThat(tiles).isEqualTo(1 + 4 + 16 + 64 + 256);
+
+            // The worker counts a task's tiles and verdict just after its result is out: wait for the last one.
+            // A task delivered twice (harmless, and it happens) finds its tiles stored: skipped, not rendered.
+            Scrape w = awaitScrape(worker, s -> s.sum("seeder_tasks_total", "outcome", "succeeded") >= metatiles
+                    && s.sum("seeder_tasks_in_flight") == 0);
+            assertThat(w.sum("seeder_tiles_total", "outcome", "written") + w.sum("seeder_tiles_total", "outcome", "empty"))
+                    .isEqualTo(tiles);
+            assertThat(w.find("seeder_tiles_total", "outcome", "skipped")).hasSize(1);
+            assertThat(w.sum("seeder_tiles_total", "outcome", "written"))
+                    .isEqualTo(done.get("progress").get("tilesWritten").asDouble());
+            assertThat(w.find("seeder_tiles_total", "outcome", "failed")).singleElement()
+                    .satisfies(sample -> assertThat(sample.value()).isZero());
+            assertThat(w.sum("seeder_worker_stage_seconds_count", "stage", "render")).isEqualTo(metatiles);
+            assertThat(w.sum("seeder_worker_stage_seconds_bucket", "stage", "render", "le", "+Inf")).isEqualTo(metatiles);
+            assertThat(w.find("seeder_worker_stage_seconds_bucket", "stage", "store")).hasSizeGreaterThan(5);
+            for (String stage : List.of("lock", "check", "render", "encode", "store")) {
+                assertThat(w.sum("seeder_worker_stage_seconds_sum", "stage", stage)).as(stage).isPositive();
+            }
+            assertThat(w.sum("seeder_metatiles_rendered_total")).isEqualTo(metatiles);
+            assertThat(w.sum("seeder_task_deliveries_total")).isGreaterThanOrEqualTo(metatiles);
+            assertThat(w.sum("seeder_tasks_total", "outcome", "failed")).isZero();
+            for (String series : List.of("seeder_task_redeliveries_total", "seeder_lock_contended_total",
+                    "seeder_store_retries_total", "seeder_store_errors_total")) {
+                assertThat(w.find(series)).as(series).hasSize(1);
+            }
+            assertThat(w.sum("seeder_store_errors_total")).isZero();
+
+            // The job gauges read the store at most once a second.
+            Scrape c = awaitScrape(coordinator, s -> s.sum("seeder_jobs", "state", "succeeded") == 1);
+            assertThat(c.sum("seeder_jobs_finished_total", "state", "succeeded")).isGreaterThanOrEqualTo(1);
+            assertThat(c.sum("seeder_jobs", "state", "succeeded")).isEqualTo(1);
+            assertThat(c.sum("seeder_jobs", "state", "running") + c.sum("seeder_jobs", "state", "planning")).isZero();
+            assertThat(c.find("seeder_jobs")).hasSize(5);
+            assertThat(c.sum("seeder_task_results_total", "outcome", "succeeded")).isGreaterThanOrEqualTo(metatiles);
+            assertThat(c.sum("seeder_task_results_total", "outcome", "failed")).isZero();
+            assertThat(c.find("seeder_tasks_backlog")).singleElement()
+                    .satisfies(sample -> assertThat(sample.value()).isZero());
+            assertThat(c.text()).as("no series of the finished job").doesNotContain(job);
+        }
+    }
+
+    /** Scrapes until {@code condition} holds (a few seconds at most). */
+    private static Scrape awaitScrape(SeederProcess process, Predicate<Scrape> condition) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            Scrape scrape = Scrape.of(process.metricsText());
+            if (condition.test(scrape) || System.nanoTime() > deadline) {
+                return scrape;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    @Test
+    void aWorkerKilledMidJobLosesNoTile(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            cluster.startCoordinator();
+            SeederProcess doomed = cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 7);
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
+            doomed.kill();
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
+        }
+    }
+
+    @Test
+    void twoOverlappingJobsRenderEachMetatileOnce(TestInfo info) throws Exception {
+        // Empty tiles stored, so a metatile seeded by one job is complete in the store for the other.
+        Path layers = storeEmptyTilesLayers();
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
+            cluster.startCoordinator();
+            SeederProcess a = cluster.startWorker("worker-a");
+            SeederProcess b = cluster.startWorker("worker-b");
+
+            String first = cluster.submit(0, 5);
+            String second = cluster.submit(0, 5);
+            JsonNode one = cluster.awaitFinal(first, JOB_TIMEOUT);
+            JsonNode two = cluster.awaitFinal(second, JOB_TIMEOUT);
+
+            assertThat(one.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(two.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            long metatiles = one.get("progress").get("tasksPlanned").asLong();
+            assertThat(metatiles).isEqualTo(1 + 1 + 1 + 4 + 16 + 64);
+            double rendered = a.metric("seeder_metatiles_rendered_total") + b.metric("seeder_metatiles_rendered_total");
+            assertThat(rendered).isEqualTo(metatiles);
+            long tiles = 1 + 4 + 16 + 64 + 256 + 1024;
+            assertThat(one.get("progress").get("tilesWritten").asLong() + two.get("progress").get("tilesWritten").asLong())
+                    .isEqualTo(tiles);
+            assertThat(one.get("progress").get("tilesSkipped").asLong() + two.get("progress").get("tilesSkipped").asLong())
+                    .isEqualTo(tiles);
+        }
+    }
+
+    @Test
+    void aCoordinatorKilledMidPlanResumesWithoutLosingATask(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_WORKERS_QUEUE_CAPACITY", "256")) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 7);
+            JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 512, JOB_TIMEOUT);
+            coordinator.kill();
+            assertThat(midPlan.get("progress").get("planningDone").asBoolean()).isFalse();
+            cluster.startCoordinator();
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(1367);
+            assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
+            assertThat(awaitEvents(cluster, job)).singleElement()
+                    .satisfies(event -> assertThat(event.state()).isEqualTo(JobState.SUCCEEDED));
+        }
+    }
+
+    @Test
+    void aTaskThatAlwaysFailsEndsTheJobFailedAndSeederWaitExits2(TestInfo info) throws Exception {
+        Path layers = corruptLayer();
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
+            cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+
+            String job = cluster.submit("{\"layer\":\"corrupt\",\"zoom\":{\"min\":0,\"max\":1}}");
+            SeederProcess wait = cluster.start("wait", "wait", "--server", cluster.api(), job, "--timeout", "2m");
+
+            assertThat(wait.awaitExit(JOB_TIMEOUT)).as(wait.output()).isEqualTo(2);
+            assertThat(wait.output()).contains("FAILED").contains("task 0").contains("corrupt.geojson");
+            JsonNode done = cluster.status(job);
+            assertThat(done.get("state").asText()).isEqualTo("FAILED");
+            assertThat(done.get("progress").get("tasksFailed").asLong()).isEqualTo(2);
+            assertThat(done.get("failedTasks").size()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void anObjectStoreOutageMidJobIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        try (OwnMinio minio = OwnMinio.start(temp.resolve("minio"))) {
+            restartMidJob(info, Map.of("SEEDER_S3_ENDPOINT", minio.endpoint()),
+                    status -> status.get("progress").get("tasksDone").asLong() >= 30,
+                    new Outage("store", minio::stop, minio::restart));
+        }
+    }
+
+    @Test
+    void aRedisRestartWhilePlanningIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        try (OwnRedis redis = OwnRedis.start(temp.resolve("redis"))) {
+            // A short queue keeps the planner a little ahead of the workers: planning lasts most of the job.
+            restartMidJob(info, Map.of("SEEDER_REDIS_URL", redis.url(), "SEEDER_WORKERS_QUEUE_CAPACITY", "64"),
+                    status -> !status.get("progress").get("planningDone").asBoolean()
+                            && status.get("progress").get("tasksDone").asLong() >= 30,
+                    new Outage("Redis", redis::stop, redis::start));
+        }
+    }
+
+    @Test
+    void aRedisRestartAfterPlanningIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        try (OwnRedis redis = OwnRedis.start(temp.resolve("redis"))) {
+            restartMidJob(info, Map.of("SEEDER_REDIS_URL", redis.url()),
+                    status -> status.get("progress").get("planningDone").asBoolean()
+                            && status.get("progress").get("tasksDone").asLong() >= 30,
+                    new Outage("Redis", redis::stop, redis::start));
+        }
+    }
+
+    @Test
+    void aKafkaRestartMidJobIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        // dev/services' own broker, stopped as a restart does (TERM) and started again by dev/services.
+        Path pidFile = Path.of("../.dev/kafka/kafka.pid");
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        restartMidJob(info, Map.of("SEEDER_WORKERS_QUEUE_CAPACITY", "64"),
+                status -> status.get("progress").get("tasksDone").asLong() >= 30,
+                new Outage("Kafka", () -> {
+                    ProcessHandle broker = ProcessHandle.of(pid).orElseThrow();
+                    broker.destroy();
+                    broker.onExit().get(60, TimeUnit.SECONDS);
+                }, () -> {
+                    Process up = new ProcessBuilder("../dev/services", "up").redirectErrorStream(true)
+                            .redirectOutput(temp.resolve("services-up.log").toFile()).start();
+                    assertThat(up.waitFor(3, TimeUnit.MINUTES)).isTrue();
+                    assertThat(up.exitValue()).as(Files.readString(temp.resolve("services-up.log"))).isZero();
+                }));
+    }
+
+    /**
+     * With {@code sync-replicas=1}, as the README asks of a Sentinel deployment: Redis replicates asynchronously,
+     * and without it a result the promoted replica had not received yet is lost with its job's completion.
+     */
+    @Test
+    void aSentinelFailoverMidJobIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
+        RedisTopology sentinel = RedisTopologies.sentinel();
+        restartMidJob(info, Map.of("SEEDER_REDIS_MODE", "sentinel", "SEEDER_REDIS_URL", String.join(",",
+                        sentinel.nodes()), "SEEDER_REDIS_MASTER_NAME", RedisTopologies.env("SEEDER_REDIS_SENTINEL_MASTER"),
+                        "SEEDER_REDIS_SYNC_REPLICAS", "1", "SEEDER_WORKERS_QUEUE_CAPACITY", "64"),
+                status -> status.get("progress").get("tasksDone").asLong() >= 30,
+                new Outage("Redis", () -> {
+                    String before = RedisTopologies.master(sentinel);
+                    RedisTopologies.sentinel(sentinel, "SENTINEL", "FAILOVER",
+                            RedisTopologies.env("SEEDER_REDIS_SENTINEL_MASTER"));
+                    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                    while (RedisTopologies.master(sentinel).equals(before)) {
+                        assertThat(System.nanoTime()).as("a new master within 60 s").isLessThan(deadline);
+                        Thread.sleep(100);
+                    }
+                }, () -> { }, Duration.ofSeconds(2), false));
+    }
+
+    @Test
+    void aJobOnARedisClusterSucceedsWithEveryTile(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_REDIS_MODE", "cluster")
+                .set("SEEDER_REDIS_URL", String.join(",", RedisTopologies.cluster().nodes()))) {
+            cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit(0, 6);
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            Map<String, Instant> objects = cluster.objects();
+            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
+            assertThat(awaitEvents(cluster, job)).singleElement().satisfies(event -> {
+                assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
+                assertThat(event.time()).isAfterOrEqualTo(lastTile);
+            });
+        }
+    }
+
+    /**
+     * A dependency taken down and brought back: {@code check} is its readiness check's name; the outage is held
+     * for {@code hold} after readiness reports it DOWN, or, when {@code seenByReadiness} is false (a failover
+     * quicker than a readiness probe), after {@code stop} returned.
+     */
+    private record Outage(String check, Step stop, Step start, Duration hold, boolean seenByReadiness) {
+
+        Outage(String check, Step stop, Step start) {
+            this(check, stop, start, OUTAGE, true);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * A reseed of the world z0-6 undisturbed, then again with {@code outage} once {@code when} holds, kept down
+     * for {@link #OUTAGE}: the second must succeed with every tile and one event after the last tile, and take
+     * at most the undisturbed time plus the outage plus 15 s.
+     */
+    private void restartMidJob(TestInfo info, Map<String, String> settings, Predicate<JsonNode> when, Outage outage)
+            throws Exception {
+        String reseed = "{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":6},\"mode\":\"reseed\"}";
+        try (Cluster cluster = new Cluster(name(info))) {
+            settings.forEach(cluster::set);
+            SeederProcess coordinator = cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            long start = System.nanoTime();
+            String baseline = cluster.submit(reseed);
+            assertThat(cluster.awaitFinal(baseline, JOB_TIMEOUT).get("state").asText()).isEqualTo("SUCCEEDED");
+            Duration undisturbed = Duration.ofNanos(System.nanoTime() - start);
+
+            start = System.nanoTime();
+            String job = cluster.submit(reseed);
+            cluster.awaitStatus(job, when, JOB_TIMEOUT);
+            long down = System.nanoTime();
+            outage.stop().run();
+            if (outage.seenByReadiness()) {
+                awaitHealth(coordinator, outage.check(), "DOWN");
+            }
+            // The outage itself: whenever the API can answer, the job is still running and no task failed.
+            long until = System.nanoTime() + outage.hold().toNanos();
+            Set<String> waitedFor = new TreeSet<>();
+            while (System.nanoTime() < until) {
+                Optional<JsonNode> status = cluster.statusIfAnswered(job);
+                if (status.isPresent()) {
+                    assertThat(status.get().get("state").asText()).isIn("PLANNING", "RUNNING");
+                    assertThat(status.get().get("progress").get("tasksFailed").asLong()).isZero();
+                    status.get().path("waitingFor").forEach(w -> waitedFor.add(w.get("dependency").asText()));
+                }
+                Thread.sleep(250);
+            }
+            outage.start().run();
+            Duration length = Duration.ofNanos(System.nanoTime() - down);
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+            Duration disturbed = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(done.get("progress").get("tasksFailed").asLong()).isZero();
+            Map<String, Instant> objects = cluster.objects();
+            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            List<JobEvent> events = awaitEvents(cluster, job);
+            Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
+            assertThat(events).singleElement().satisfies(event -> {
+                assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
+                assertThat(event.time()).isAfterOrEqualTo(lastTile);
+            });
+            assertThat(disturbed).as("wall time with the outage").isLessThanOrEqualTo(
+                    undisturbed.plus(length).plusSeconds(15));
+            awaitHealth(coordinator, outage.check(), "UP");
+            System.out.printf("%s: %s down %d ms; job undisturbed %d ms, with the outage %d ms (%+d ms beyond the "
+                    + "outage); %d tiles, none missing; %d event, at %s; last tile %s; the job showed it waited for %s%n",
+                    name(info), outage.check(), length.toMillis(), undisturbed.toMillis(), disturbed.toMillis(),
+                    disturbed.minus(undisturbed).minus(length).toMillis(), objects.size(), events.size(),
+                    events.getFirst().time(), lastTile, waitedFor);
+        }
+    }
+
+    @Test
+    void noTileOfACancelledJobIsWrittenAfterItsEvent(TestInfo info) throws Exception {
+        noTileAfterTheFinalEvent(info, JobState.CANCELLED, (cluster, job) ->
+                assertThat(cluster.cancel(job).get("state").asText()).isEqualTo("CANCELLED"));
+    }
+
+    @Test
+    void noTileOfAJobThatFailedWhileItsTasksWereQueuedIsWrittenAfterItsEvent(TestInfo info) throws Exception {
+        // A job fails for a reason of its own while tasks of it are still queued: recorded as another coordinator
+        // replica would, through the job store, whose outbox the running coordinator then sends.
+        noTileAfterTheFinalEvent(info, JobState.FAILED, (cluster, job) -> {
+            RedissonClient redis = RedissonMetatileLock.connect(Cluster.required("SEEDER_REDIS_URL"));
+            try {
+                new RedisJobStore(redis, cluster.id + ":", Clock.systemUTC(), Duration.ofHours(1))
+                        .finish(job, JobState.FAILED, "failed by the test");
+            } finally {
+                redis.shutdown();
+            }
+        });
+    }
+
+    /**
+     * A world z0-7 seed on two workers made {@code state} by {@code end} once 20 tasks are done: its event comes
+     * once, the tasks still queued are dropped, and no tile lands after the event was produced.
+     */
+    private void noTileAfterTheFinalEvent(TestInfo info, JobState state, JobEnd end) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            cluster.startCoordinator();
+            List<SeederProcess> workers = List.of(cluster.startWorker("worker-a"), cluster.startWorker("worker-b"));
+            String job = cluster.submit(0, 7);
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 20, JOB_TIMEOUT);
+
+            end.apply(cluster, job);
+            List<JobEvent> events = awaitEvents(cluster, job);
+            assertThat(events).singleElement().satisfies(e -> assertThat(e.state()).isEqualTo(state));
+            Instant sent = cluster.eventTimes(job).getFirst();
+            // Every task planned has had its verdict (the queued ones dropped) and none is at work any more.
+            long planned = cluster.status(job).get("progress").get("tasksPlanned").asLong();
+            awaitWorkers(workers, "every task of the job handled", scrapes ->
+                    scrapes.stream().mapToDouble(m -> m.sum("seeder_tasks_total", "outcome", "succeeded")
+                            + m.sum("seeder_tasks_total", "outcome", "failed")
+                            + m.sum("seeder_tasks_total", "outcome", "dropped")).sum() >= planned
+                            && scrapes.stream().mapToDouble(m -> m.sum("seeder_tasks_in_flight")).sum() == 0);
+            Map<String, Instant> objects = cluster.objects();
+            assertThat(objects).isNotEmpty();
+            assertThat(tiles(objects.keySet()).size()).isLessThan(expected(7).size());
+            assertThat(objects.values().stream().max(Instant::compareTo).orElseThrow())
+                    .as("the newest tile against the event sent at %s", sent).isBeforeOrEqualTo(sent);
+        }
+    }
+
+    /** Polls the workers' {@code /q/metrics} until {@code condition} holds for their scrapes. */
+    private static void awaitWorkers(List<SeederProcess> workers, String what, Predicate<List<Scrape>> condition)
+            throws Exception {
+        long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
+        while (true) {
+            List<Scrape> scrapes = new ArrayList<>();
+            for (SeederProcess worker : workers) {
+                scrapes.add(Scrape.of(worker.metricsText()));
+            }
+            if (condition.test(scrapes)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no " + what + " within " + JOB_TIMEOUT);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    @FunctionalInterface
+    private interface JobEnd {
+        void apply(Cluster cluster, String job) throws Exception;
+    }
+
+    /** Waits until the process's readiness check named {@code check} is {@code status} (UP or DOWN). */
+    private static void awaitHealth(SeederProcess process, String check, String status) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            HttpResponse<String> health = process.management("/q/health/ready");
+            for (JsonNode entry : JSON.readTree(health.body()).path("checks")) {
+                if (entry.path("name").asText().equals(check) && entry.path("status").asText().equals(status)) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("readiness check " + check + " did not become " + status + ": " + health.body());
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    @Test
+    void anUnreachableServiceAtStartUpIsOneClearErrorNotAStackTrace(TestInfo info) throws Exception {
+        String closed = "127.0.0.1:" + Cluster.freePort();
+        Map<String, String> cases = Map.of(
+                "SEEDER_KAFKA_BOOTSTRAP", closed, "SEEDER_REDIS_URL", "redis://" + closed,
+                "SEEDER_S3_ENDPOINT", "http://" + closed);
+        Map<String, String> expected = Map.of(
+                "SEEDER_KAFKA_BOOTSTRAP", "error: cannot reach Kafka at " + closed,
+                "SEEDER_REDIS_URL", "error: cannot reach Redis at redis://" + closed,
+                "SEEDER_S3_ENDPOINT", "error: cannot open the store s3://");
+        for (String command : List.of("serve", "worker")) {
+            for (Map.Entry<String, String> unreachable : cases.entrySet()) {
+                try (Cluster cluster = new Cluster(name(info)).set(unreachable.getKey(), unreachable.getValue())
+                        .set("SEEDER_KAFKA_CONNECT_TIMEOUT", "3s")) {
+                    SeederProcess process = cluster.start(command + "-" + unreachable.getKey(), command);
+                    int exit = process.awaitExit(Duration.ofSeconds(90));
+                    String out = process.output();
+                    assertThat(exit).as(out).isEqualTo(1);
+                    assertThat(out).as(command + " with " + unreachable).contains(expected.get(unreachable.getKey()))
+                            .doesNotContain("\tat ").doesNotContain("Exception in thread");
+                }
+            }
+        }
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_AUTH_TOKENS_FILE", "")) {
+            SeederProcess process = cluster.start("no-tokens-file", "serve");
+            assertThat(process.awaitExit(Duration.ofSeconds(90))).isEqualTo(1);
+            assertThat(process.output()).contains("error: the distributed coordinator needs API tokens: set "
+                    + "SEEDER_AUTH_TOKENS_FILE");
+        }
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_KAFKA_BOOTSTRAP", "")) {
+            SeederProcess process = cluster.start("no-kafka-setting", "serve");
+            assertThat(process.awaitExit(Duration.ofSeconds(90))).isEqualTo(1);
+            assertThat(process.output()).contains("error: the distributed mode needs Kafka and Redis: set "
+                    + "seeder.kafka.bootstrap (SEEDER_KAFKA_BOOTSTRAP");
+        }
+    }
+
+    // ---- fixtures -------------------------------------------------------------------------------------------
+
+    private static String name(TestInfo info) {
+        return info.getTestMethod().orElseThrow().getName();
+    }
+
+    /**
+     * Waits until the coordinator's outbox has sent the job's event; the events of the job. At most 90 s: a pass
+     * whose removal a Redis failover lost holds the event back for two leases (60 s) at most.
+     */
+    private static List<JobEvent> awaitEvents(Cluster cluster, String job) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (true) {
+            List<JobEvent> events = cluster.events().stream().filter(e -> e.jobId().equals(job)).toList();
+            if (!events.isEmpty() || System.nanoTime() > deadline) {
+                return events;
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static Set<String> tiles(Set<String> objects) {
+        return objects.stream().filter(name -> name.endsWith(".png")).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    /** The world tiles z0..maxZoom the embedded engine writes: computed once per zoom. */
+    private Set<String> expected(int maxZoom) throws Exception {
+        synchronized (EXPECTED) {
+            if (!EXPECTED.containsKey(maxZoom)) {
+                Path out = Files.createTempDirectory("expected-world-");
+                try (EmbeddedEngine engine = EmbeddedEngine.start(EngineSettings.defaults(out.toString()))) {
+                    JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom),
+                            null, null, null, null, null, null, null), null);
+                    JobStatus done = engine.jobs().awaitFinal(job.id(), JOB_TIMEOUT).orElseThrow().get();
+                    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+                }
+                try (Stream<Path> files = Files.walk(out)) {
+                    EXPECTED.put(maxZoom, files.filter(f -> f.toString().endsWith(".png"))
+                            .map(f -> out.relativize(f).toString()).collect(Collectors.toCollection(TreeSet::new)));
+                }
+            }
+            return EXPECTED.get(maxZoom);
+        }
+    }
+
+    /** The bundled world layer with its empty tiles stored. */
+    private Path storeEmptyTilesLayers() throws IOException {
+        Path data = Path.of("../worker/src/main/resources/layers").toAbsolutePath().normalize();
+        String bundled = Files.readString(data.resolve("layers.yaml"));
+        Path file = temp.resolve("layers.yaml");
+        Files.writeString(file, bundled.replace("emptyTiles: skip", "emptyTiles: store")
+                .replace("world/countries.geojson", data.resolve("world/countries.geojson").toString()));
+        return file;
+    }
+
+    /** A layer whose data file is not GeoJSON: every one of its metatiles fails to render. */
+    private Path corruptLayer() throws IOException {
+        Files.writeString(temp.resolve("corrupt.geojson"), "{\"type\": \"FeatureCollection\", \"features\": [");
+        Path file = temp.resolve("layers.yaml");
+        Files.writeString(file, """
+                layers:
+                  - name: corrupt
+                    zoom: {min: 0, max: 5}
+                    tileMatrixSets: [WebMercatorQuad]
+                    formats: [png]
+                    metatile: {width: 4, height: 4}
+                    source:
+                      type: vector
+                      data: [corrupt.geojson]
+                    style:
+                      - fill: "#ff0000"
+                """);
+        return file;
+    }
+}

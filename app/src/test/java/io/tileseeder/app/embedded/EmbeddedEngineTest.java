@@ -1,0 +1,99 @@
+package io.tileseeder.app.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedded engine end to end, on the failure paths that once lost tasks or blocked planners. */
+class EmbeddedEngineTest {
+
+    @TempDir
+    Path temp;
+
+    private static JobRequest world(int minZoom, int maxZoom) {
+        return new JobRequest("world", null, new JobRequest.Zoom(minZoom, maxZoom), null, null, null, null, null, null,
+                Map.of());
+    }
+
+    private static EngineSettings settings(Path root, int workerThreads, int ioThreads, int queueCapacity,
+                                           int maxRunningJobs) {
+        return new EngineSettings(root.toString(), Optional.empty(), Optional.empty(), workerThreads, ioThreads, queueCapacity, 2,
+                Duration.ofMillis(200), new JobLimits(100_000_000L, 32), maxRunningJobs, 16, 100, Duration.ofSeconds(5), 4,
+                Duration.ofSeconds(5));
+    }
+
+    private static JobStatus awaitFinal(EmbeddedEngine engine, String id) throws Exception {
+        JobStatus job = engine.jobs().awaitFinal(id, Duration.ofSeconds(60)).orElseThrow().get(90, TimeUnit.SECONDS);
+        assertThat(job.state().isFinal()).as("job %s final within the wait, was %s", id, job.state()).isTrue();
+        return job;
+    }
+
+    /**
+     * Every store write fails (the store's folder, fine at start, is then replaced by a file). With more store
+     * slots than CPU threads, more
+     * deliveries are released at once than CPU threads exist; each must still be redelivered and, after its
+     * last delivery, recorded FAILED, so the job ends FAILED instead of hanging.
+     */
+    @Test
+    @Timeout(120)
+    void aStoreThatAlwaysFailsEndsTheJobFailedWithEveryTaskAccountedFor() throws Exception {
+        Path notAFolder = Files.createDirectory(temp.resolve("not-a-folder"));
+        try (EmbeddedEngine engine = EmbeddedEngine.start(settings(notAFolder, 1, 8, 64, 4))) {
+            Files.delete(notAFolder);
+            Files.writeString(notAFolder, "x");
+            JobStatus job = awaitFinal(engine, engine.jobs().submit(world(0, 4), null).id());
+
+            assertThat(job.state()).isEqualTo(JobState.FAILED);
+            assertThat(job.tasksDone()).isEqualTo(job.tasksPlanned());
+            assertThat(job.tasksFailed()).isEqualTo(job.tasksPlanned());
+            assertThat(job.reason()).contains("tasks failed").contains("not-a-folder");
+        }
+    }
+
+    /**
+     * A cancelled job whose planner waits on a full queue must give its place up: the next job is planned and
+     * runs to the end.
+     */
+    @Test
+    @Timeout(120)
+    void aCancelledJobWaitingOnAFullQueueDoesNotBlockTheNextJob() throws Exception {
+        try (EmbeddedEngine engine = EmbeddedEngine.start(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
+            JobStatus big = engine.jobs().submit(world(0, 12), null);
+            assertThat(engine.jobs().cancel(big.id()).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
+
+            JobStatus next = awaitFinal(engine, engine.jobs().submit(world(0, 1), null).id());
+
+            assertThat(next.state()).isEqualTo(JobState.SUCCEEDED);
+            assertThat(next.counts().tiles()).isEqualTo(5);
+        }
+    }
+
+    /** A client that waits and times out, many times over, leaves no waiter behind. */
+    @Test
+    @Timeout(120)
+    void waitersThatTimeOutAreForgotten() throws Exception {
+        try (EmbeddedEngine engine = EmbeddedEngine.start(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
+            JobStatus big = engine.jobs().submit(world(0, 12), null);
+            for (int i = 0; i < 32; i++) {
+                JobStatus seen = engine.jobs().awaitFinal(big.id(), Duration.ofMillis(1)).orElseThrow()
+                        .get(10, TimeUnit.SECONDS);
+                assertThat(seen.id()).isEqualTo(big.id());
+            }
+            // The limit is 16 waiters: had the timed-out ones stayed counted, this would be refused.
+            assertThat(engine.jobs().awaitFinal(big.id(), Duration.ofMillis(1))).isPresent();
+            engine.jobs().cancel(big.id());
+        }
+    }
+}

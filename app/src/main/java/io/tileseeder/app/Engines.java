@@ -4,15 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.LaunchMode;
 import io.tileseeder.adapters.redis.RedisTopology;
 import io.tileseeder.app.distributed.ClusterSettings;
-import io.tileseeder.app.distributed.DistributedCoordinator;
-import io.tileseeder.app.distributed.DistributedWorker;
-import io.tileseeder.app.embedded.EmbeddedEngine;
-import io.tileseeder.app.embedded.EngineSettings;
 import io.tileseeder.app.health.Monitored;
-import io.tileseeder.job.JobLimits;
+import io.tileseeder.app.settings.Settings;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -29,7 +24,7 @@ public class Engines {
     private final MeterRegistry metrics;
     /** Written under the lock, read without it by health, which must answer while an engine is starting. */
     private volatile Engine engine;
-    private volatile DistributedWorker worker;
+    private volatile Engine worker;
 
     public Engines(SeederConfig config, MeterRegistry metrics) {
         this.config = config;
@@ -58,24 +53,23 @@ public class Engines {
     }
 
     /** Starts the engine of the configured mode with these settings; fails if it is running already. */
-    public synchronized Engine start(EngineSettings settings) {
+    public synchronized Engine start(Settings settings) {
         requireNothingRunning();
         engine = open(settings);
         return engine;
     }
 
     /** Starts the embedded engine whatever the mode ({@code seeder seed} and {@code bench} seed in-process). */
-    public synchronized EmbeddedEngine startEmbedded(EngineSettings settings) {
+    public synchronized Engine startEmbedded(Settings settings) {
         requireNothingRunning();
-        EmbeddedEngine embedded = embedded(settings);
-        engine = embedded;
-        return embedded;
+        engine = Engine.embedded(settings, metrics);
+        return engine;
     }
 
     /** Starts a distributed worker; needs the distributed mode's settings. */
-    public synchronized DistributedWorker startWorker(EngineSettings settings) {
+    public synchronized Engine startWorker(Settings settings) {
         requireNothingRunning();
-        worker = DistributedWorker.start(settings, cluster(), metrics);
+        worker = Engine.worker(settings, cluster(), metrics);
         return worker;
     }
 
@@ -85,12 +79,8 @@ public class Engines {
         }
     }
 
-    private Engine open(EngineSettings settings) {
-        return distributed() ? DistributedCoordinator.start(settings, cluster(), metrics) : embedded(settings);
-    }
-
-    private EmbeddedEngine embedded(EngineSettings settings) {
-        return EmbeddedEngine.start(settings, metrics);
+    private Engine open(Settings settings) {
+        return distributed() ? Engine.coordinator(settings, cluster(), metrics) : Engine.embedded(settings, metrics);
     }
 
     /** Whether {@code seeder.mode} is {@code distributed}; any value but the two modes is refused. */
@@ -112,7 +102,7 @@ public class Engines {
                     + "(SEEDER_KAFKA_BOOTSTRAP, e.g. 127.0.0.1:9092) and seeder.redis.url (SEEDER_REDIS_URL, e.g. "
                     + "redis://127.0.0.1:6379)");
         }
-        int consumers = kafka.consumers().orElse(2 * Runtime.getRuntime().availableProcessors());
+        int consumers = kafka.consumers().orElse(Settings.defaultThreads());
         RedisTopology topology;
         try {
             topology = RedisTopology.of(RedisTopology.Mode.parse(redis.mode()), redis.url().get(),
@@ -127,17 +117,8 @@ public class Engines {
     }
 
     /** The settings from configuration. */
-    public EngineSettings settings() {
-        EngineSettings defaults = EngineSettings.defaults(config.store().path());
-        Optional<EngineSettings.S3Connection> s3 = config.s3().endpoint().map(endpoint -> new EngineSettings.S3Connection(
-                endpoint, config.s3().accessKey().orElse(""), config.s3().secretKey().orElse(""), config.s3().region()));
-        return new EngineSettings(defaults.store(), s3, config.layers().file().map(Path::of),
-                config.workers().threads().orElse(defaults.workerThreads()),
-                config.store().ioThreads().orElse(defaults.ioThreads()), config.workers().queueCapacity(),
-                config.workers().maxDeliveries(), config.workers().lockWait(),
-                new JobLimits(config.limits().maxTilesPerJob(), config.limits().maxLabels()),
-                config.limits().maxRunningJobs(), config.limits().maxWaiters(), config.limits().retainJobs(),
-                config.outageBudget(), config.wms().maxRequestsPerUpstream(), config.workers().drainTimeout());
+    public Settings settings() {
+        return Settings.from(config);
     }
 
     @PreDestroy

@@ -1,7 +1,8 @@
 package io.tileseeder.app.cli;
 
+import io.tileseeder.app.Engine;
 import io.tileseeder.app.Engines;
-import io.tileseeder.app.embedded.EmbeddedEngine;
+import io.tileseeder.app.settings.Settings;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -106,8 +108,12 @@ final class BenchCommand implements Callable<Integer> {
     private Result run(JobRequest request, int threads) throws IOException, InterruptedException, ExecutionException {
         Path folder = Files.createTempDirectory("seeder-bench");
         HeapSampler heap = new HeapSampler();
-        try (heap; EmbeddedEngine engine = EmbeddedEngine.start(engines.settings().withStore(folder.toString())
-                .withWorkerThreads(threads).withLayersFile(java.util.Optional.ofNullable(layers)))) {
+        Map<String, String> overrides = new HashMap<>(Map.of("seeder.store.path", folder.toString(),
+                "seeder.workers.threads", Integer.toString(threads)));
+        if (layers != null) {
+            overrides.put("seeder.layers.file", layers.toString());
+        }
+        try (heap; Engine engine = Engine.embedded(Settings.from(Settings.config(overrides)))) {
             long start = System.nanoTime();
             JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofHours(1)).orElseThrow().get();

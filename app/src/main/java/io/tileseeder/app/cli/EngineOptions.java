@@ -1,6 +1,8 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.app.embedded.EngineSettings;
+import io.tileseeder.app.settings.Settings;
+import io.tileseeder.app.settings.Settings.StoreSettings;
+import io.tileseeder.app.settings.Settings.WorkerSettings;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
@@ -22,17 +24,18 @@ final class EngineOptions {
             description = "Metatiles rendered at once (default: 2 x the cores this JVM sees).")
     Integer threads;
 
-    EngineSettings apply(EngineSettings base) {
-        EngineSettings settings = out == null ? base : base.withStore(out);
-        if (layers != null) {
-            settings = settings.withLayersFile(Optional.of(layers));
+    /** {@code base} with what the options name instead. */
+    Settings apply(Settings base) {
+        if (threads != null && threads < 1) {
+            throw new IllegalArgumentException("--threads must be at least 1, got " + threads);
         }
+        WorkerSettings workers = base.workers();
         if (threads != null) {
-            if (threads < 1) {
-                throw new IllegalArgumentException("--threads must be at least 1, got " + threads);
-            }
-            settings = settings.withWorkerThreads(threads);
+            workers = new WorkerSettings(threads, workers.storeThreads(), workers.maxDeliveries(), workers.lockWait(),
+                    workers.drainTimeout(), workers.wmsRequestsPerUpstream());
         }
-        return settings;
+        return new Settings(out == null ? base.store() : new StoreSettings(out, base.store().s3()),
+                layers == null ? base.layersFile() : Optional.of(layers), base.jobs(), workers,
+                base.outageBudget());
     }
 }

@@ -1,8 +1,8 @@
 package io.tileseeder.app.cli;
 
+import io.tileseeder.app.Engine;
 import io.tileseeder.app.Engines;
 import io.tileseeder.app.api.JobView;
-import io.tileseeder.app.embedded.EmbeddedEngine;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
@@ -62,7 +62,7 @@ final class SeedCommand implements Callable<Integer> {
         JobRequest request = job.request(spec, 0);
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
-        EmbeddedEngine running;
+        Engine running;
         try {
             running = engines.startEmbedded(engine.apply(engines.settings()));
         } catch (LayerConfigException | IllegalArgumentException e) {

@@ -1,8 +1,9 @@
 package io.tileseeder.app.cli;
 
+import io.tileseeder.app.Engine;
 import io.tileseeder.app.Engines;
-import io.tileseeder.app.embedded.EmbeddedEngine;
-import io.tileseeder.app.embedded.EngineSettings;
+import io.tileseeder.app.settings.Settings;
+import io.tileseeder.app.settings.Settings.StoreSettings;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
@@ -24,10 +25,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -95,13 +96,14 @@ final class WmsBenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: --layer " + layer + " is not a wms layer of " + layers);
             return ExitCodes.USAGE;
         }
-        EngineSettings settings = engines.settings().withLayersFile(Optional.of(layers));
+        Map<String, String> overrides = new HashMap<>(Map.of("seeder.layers.file", layers.toString()));
         if (threads != null) {
-            settings = settings.withWorkerThreads(threads);
+            overrides.put("seeder.workers.threads", Integer.toString(threads));
         }
+        Settings settings = Settings.from(Settings.config(overrides));
         JobRequest request = new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom), null, "png",
                 "seed", null, null, 0, Map.of());
-        JobSpec job = new JobSpecValidator(catalog, settings.limits()).validate(request);
+        JobSpec job = new JobSpecValidator(catalog, settings.jobs().limits()).validate(request);
         List<HttpUrl> urls = new ArrayList<>();
         long tiles = 0;
         for (PlannedMetatile planned : new MetatilePlan(job)) {
@@ -110,10 +112,10 @@ final class WmsBenchCommand implements Callable<Integer> {
                     metatile.imageWidth(config.gutter()), metatile.imageHeight(config.gutter())));
             tiles += planned.tiles().count();
         }
-        int cap = settings.wmsRequestsPerUpstream();
+        int cap = settings.workers().wmsRequestsPerUpstream();
         out.printf(Locale.ROOT, "bench-wms: %s z%s %s from %s: %d metatiles, %d tiles; %d requests at once, "
                         + "%d worker threads, %d cores; %d run(s)%n", layer, zoom, tileMatrixSet, source.upstream(),
-                urls.size(), tiles, cap, settings.workerThreads(), Runtime.getRuntime().availableProcessors(), repeat);
+                urls.size(), tiles, cap, settings.workers().threads(), Settings.cores(), repeat);
         out.printf(Locale.ROOT, "%-4s %-22s %9s %9s %8s %8s %8s %8s%n", "run", "what", "seconds", "tiles/s",
                 "vs direct", "render", "encode", "store");
         List<Double> direct = new ArrayList<>();
@@ -126,14 +128,14 @@ final class WmsBenchCommand implements Callable<Integer> {
             out.flush();
             Path folder = Files.createTempDirectory("seeder-bench-wms");
             try {
-                file.add(seed(out, run, "seed to a folder", settings.withStore(folder.toString()), request, tiles,
+                file.add(seed(out, run, "seed to a folder", storedAt(settings, folder.toString()), request, tiles,
                         seconds));
             } finally {
                 BenchCommand.deleteTree(folder);
             }
             if (s3 != null) {
                 String prefix = s3.replaceAll("/+$", "") + "/run-" + ProcessHandle.current().pid() + "-" + run;
-                bucket.add(seed(out, run, "seed to S3", settings.withStore(prefix), request, tiles, seconds));
+                bucket.add(seed(out, run, "seed to S3", storedAt(settings, prefix), request, tiles, seconds));
             }
         }
         double directMedian = median(direct);
@@ -147,9 +149,14 @@ final class WmsBenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private double seed(PrintWriter out, int run, String what, EngineSettings settings, JobRequest request, long tiles,
+    private static Settings storedAt(Settings settings, String store) {
+        return new Settings(new StoreSettings(store, settings.store().s3()), settings.layersFile(),
+                settings.jobs(), settings.workers(), settings.outageBudget());
+    }
+
+    private double seed(PrintWriter out, int run, String what, Settings settings, JobRequest request, long tiles,
                         double directSeconds) throws Exception {
-        try (EmbeddedEngine engine = EmbeddedEngine.start(settings)) {
+        try (Engine engine = Engine.embedded(settings)) {
             long start = System.nanoTime();
             JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofHours(1)).orElseThrow().get();

@@ -2,10 +2,9 @@ package io.tileseeder.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tileseeder.app.embedded.EngineSettings;
+import io.tileseeder.app.settings.Settings;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -17,11 +16,11 @@ import picocli.CommandLine;
 class EngineOptionsCliTest {
 
     /** Settings as {@code Engines.settings()} would build them from configuration. */
-    private static final EngineSettings CONFIGURED = EngineSettings.defaults("/srv/configured-store")
-            .withLayersFile(Optional.of(Path.of("/etc/seeder/layers.yaml")))
-            .withWorkerThreads(3);
+    private static final Settings CONFIGURED = Settings.from(Settings.config(Map.of(
+            "seeder.store.path", "/srv/configured-store", "seeder.layers.file", "/etc/seeder/layers.yaml",
+            "seeder.workers.threads", "3")));
 
-    private static EngineSettings applied(String... args) {
+    private static Settings applied(String... args) {
         CommandLine cli = SeederMain.commandLine(null, null, Map.of());
         CommandLine.ParseResult parsed = cli.parseArgs(args).subcommand();
         Object command = parsed.commandSpec().userObject();
@@ -31,19 +30,19 @@ class EngineOptionsCliTest {
 
     @Test
     void optionsGivenWin() {
-        EngineSettings settings = applied("serve", "--out", "/data/tiles", "--layers", "/tmp/l.yaml", "--threads", "7");
+        Settings settings = applied("serve", "--out", "/data/tiles", "--layers", "/tmp/l.yaml", "--threads", "7");
 
-        assertThat(settings.store()).isEqualTo("/data/tiles");
+        assertThat(settings.store().path()).isEqualTo("/data/tiles");
         assertThat(settings.layersFile()).contains(Path.of("/tmp/l.yaml"));
-        assertThat(settings.workerThreads()).isEqualTo(7);
+        assertThat(settings.workers().threads()).isEqualTo(7);
     }
 
     @Test
     void seedWithoutOptionsKeepsTheConfiguredLayersAndThreads() {
-        EngineSettings settings = applied("seed", "--layer", "world", "--zoom", "0");
+        Settings settings = applied("seed", "--layer", "world", "--zoom", "0");
 
         assertThat(settings.layersFile()).contains(Path.of("/etc/seeder/layers.yaml"));
-        assertThat(settings.workerThreads()).isEqualTo(3);
+        assertThat(settings.workers().threads()).isEqualTo(3);
     }
 
     /**
@@ -52,15 +51,15 @@ class EngineOptionsCliTest {
      */
     @Test
     void serveWithoutOutWritesToTheConfiguredStorePath() {
-        EngineSettings settings = applied("serve");
+        Settings settings = applied("serve");
 
-        assertThat(settings.store()).as("serve without --out: the store is seeder.store.path")
+        assertThat(settings.store().path()).as("serve without --out: the store is seeder.store.path")
                 .isEqualTo("/srv/configured-store");
     }
 
     @Test
     void storeTakesAnS3Location() {
-        assertThat(applied("seed", "--layer", "world", "--zoom", "0", "--store", "s3://tiles/cache").store())
+        assertThat(applied("seed", "--layer", "world", "--zoom", "0", "--store", "s3://tiles/cache").store().path())
                 .isEqualTo("s3://tiles/cache");
     }
 }

@@ -9,8 +9,8 @@ import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedisTopologies;
 import io.tileseeder.adapters.redis.RedisTopology;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
-import io.tileseeder.app.embedded.EmbeddedEngine;
-import io.tileseeder.app.embedded.EngineSettings;
+import io.tileseeder.app.Engine;
+import io.tileseeder.app.settings.Settings;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
@@ -579,7 +579,7 @@ class DistributedSeedingIT {
         synchronized (EXPECTED) {
             if (!EXPECTED.containsKey(maxZoom)) {
                 Path out = Files.createTempDirectory("expected-world-");
-                try (EmbeddedEngine engine = EmbeddedEngine.start(EngineSettings.defaults(out.toString()))) {
+                try (Engine engine = Engine.embedded(Settings.defaults(out.toString()))) {
                     JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom),
                             null, null, null, null, null, null, null), null);
                     JobStatus done = engine.jobs().awaitFinal(job.id(), JOB_TIMEOUT).orElseThrow().get();

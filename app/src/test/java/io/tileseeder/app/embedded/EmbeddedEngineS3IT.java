@@ -8,6 +8,9 @@ import io.minio.RemoveObjectArgs;
 import io.minio.Result;
 import io.minio.StatObjectArgs;
 import io.minio.messages.Item;
+import io.tileseeder.app.Engine;
+import io.tileseeder.app.settings.Settings;
+import io.tileseeder.app.settings.Settings.S3Connection;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
@@ -16,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -31,7 +33,7 @@ class EmbeddedEngineS3IT {
 
     private static final String BUCKET = "tileseeder-it";
 
-    private final EngineSettings.S3Connection s3 = new EngineSettings.S3Connection(env("SEEDER_S3_ENDPOINT"),
+    private final S3Connection s3 = new S3Connection(env("SEEDER_S3_ENDPOINT"),
             env("SEEDER_S3_ACCESS_KEY"), env("SEEDER_S3_SECRET_KEY"),
             Objects.requireNonNullElse(System.getenv("SEEDER_S3_REGION"), "us-east-1"));
     private final MinioClient minio = MinioClient.builder().endpoint(s3.endpoint())
@@ -65,9 +67,11 @@ class EmbeddedEngineS3IT {
     @Test
     @Timeout(120)
     void seedsEveryNonEmptyTileIntoTheBucketBeforeTheJobSucceeds() throws Exception {
-        EngineSettings settings = EngineSettings.defaults("s3://" + BUCKET + "/" + prefix)
-                .withS3(Optional.of(s3)).withWorkerThreads(2);
-        try (EmbeddedEngine engine = EmbeddedEngine.start(settings)) {
+        Settings settings = Settings.from(Settings.config(Map.of("seeder.store.path", "s3://" + BUCKET + "/" + prefix,
+                "seeder.s3.endpoint", s3.endpoint(), "seeder.s3.access-key", s3.accessKey(),
+                "seeder.s3.secret-key", s3.secretKey(), "seeder.s3.region", s3.region(),
+                "seeder.workers.threads", "2")));
+        try (Engine engine = Engine.embedded(settings)) {
             JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, 3), null, null,
                     null, null, null, null, Map.of()), null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(90)).orElseThrow()
@@ -86,8 +90,8 @@ class EmbeddedEngineS3IT {
 
     @Test
     void anS3StoreWithoutAnEndpointIsRefusedWithTheSettingsToSet() {
-        EngineSettings settings = EngineSettings.defaults("s3://" + BUCKET + "/" + prefix);
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> EmbeddedEngine.start(settings).close()))
+        Settings settings = Settings.defaults("s3://" + BUCKET + "/" + prefix);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> Engine.embedded(settings).close()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SEEDER_S3_ENDPOINT");
     }
 }

@@ -2,6 +2,11 @@ package io.tileseeder.app.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tileseeder.app.Engine;
+import io.tileseeder.app.settings.Settings;
+import io.tileseeder.app.settings.Settings.JobSettings;
+import io.tileseeder.app.settings.Settings.StoreSettings;
+import io.tileseeder.app.settings.Settings.WorkerSettings;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
@@ -27,14 +32,15 @@ class EmbeddedEngineTest {
                 Map.of());
     }
 
-    private static EngineSettings settings(Path root, int workerThreads, int ioThreads, int queueCapacity,
-                                           int maxRunningJobs) {
-        return new EngineSettings(root.toString(), Optional.empty(), Optional.empty(), workerThreads, ioThreads, queueCapacity, 2,
-                Duration.ofMillis(200), new JobLimits(100_000_000L, 32), maxRunningJobs, 16, 100, Duration.ofSeconds(5), 4,
+    private static Settings settings(Path root, int workerThreads, int storeThreads, int queueCapacity,
+                                     int maxRunningJobs) {
+        return new Settings(new StoreSettings(root.toString(), Optional.empty()), Optional.empty(),
+                new JobSettings(new JobLimits(100_000_000L, 32), maxRunningJobs, 16, 100, queueCapacity),
+                new WorkerSettings(workerThreads, storeThreads, 2, Duration.ofMillis(200), Duration.ofSeconds(5), 4),
                 Duration.ofSeconds(5));
     }
 
-    private static JobStatus awaitFinal(EmbeddedEngine engine, String id) throws Exception {
+    private static JobStatus awaitFinal(Engine engine, String id) throws Exception {
         JobStatus job = engine.jobs().awaitFinal(id, Duration.ofSeconds(60)).orElseThrow().get(90, TimeUnit.SECONDS);
         assertThat(job.state().isFinal()).as("job %s final within the wait, was %s", id, job.state()).isTrue();
         return job;
@@ -50,7 +56,7 @@ class EmbeddedEngineTest {
     @Timeout(120)
     void aStoreThatAlwaysFailsEndsTheJobFailedWithEveryTaskAccountedFor() throws Exception {
         Path notAFolder = Files.createDirectory(temp.resolve("not-a-folder"));
-        try (EmbeddedEngine engine = EmbeddedEngine.start(settings(notAFolder, 1, 8, 64, 4))) {
+        try (Engine engine = Engine.embedded(settings(notAFolder, 1, 8, 64, 4))) {
             Files.delete(notAFolder);
             Files.writeString(notAFolder, "x");
             JobStatus job = awaitFinal(engine, engine.jobs().submit(world(0, 4), null).id());
@@ -69,7 +75,7 @@ class EmbeddedEngineTest {
     @Test
     @Timeout(120)
     void aCancelledJobWaitingOnAFullQueueDoesNotBlockTheNextJob() throws Exception {
-        try (EmbeddedEngine engine = EmbeddedEngine.start(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
+        try (Engine engine = Engine.embedded(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
             JobStatus big = engine.jobs().submit(world(0, 12), null);
             assertThat(engine.jobs().cancel(big.id()).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
 
@@ -84,7 +90,7 @@ class EmbeddedEngineTest {
     @Test
     @Timeout(120)
     void waitersThatTimeOutAreForgotten() throws Exception {
-        try (EmbeddedEngine engine = EmbeddedEngine.start(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
+        try (Engine engine = Engine.embedded(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
             JobStatus big = engine.jobs().submit(world(0, 12), null);
             for (int i = 0; i < 32; i++) {
                 JobStatus seen = engine.jobs().awaitFinal(big.id(), Duration.ofMillis(1)).orElseThrow()

@@ -1,29 +1,36 @@
 package io.tileseeder.app.distributed;
 
 import io.tileseeder.adapters.kafka.AckedProducer;
+import io.tileseeder.adapters.kafka.KafkaClients;
+import io.tileseeder.adapters.kafka.KafkaJobEventSink;
+import io.tileseeder.adapters.kafka.KafkaResultConsumer;
+import io.tileseeder.adapters.kafka.KafkaResultSink;
 import io.tileseeder.adapters.kafka.KafkaTaskQueue;
 import io.tileseeder.adapters.redis.RedisJobGate;
 import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedisTopology;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
-import io.tileseeder.app.embedded.EngineSettings;
 import io.tileseeder.app.health.Monitored;
+import io.tileseeder.app.settings.Settings.StoreSettings;
+import io.tileseeder.app.wiring.Adapters;
+import io.tileseeder.app.wiring.Stores;
+import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileStore;
-import io.tileseeder.worker.layer.LayerCatalogConfig;
-import io.tileseeder.worker.layer.LayerCatalogFile;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.admin.Admin;
@@ -31,13 +38,17 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.redisson.api.RedissonClient;
 
 /**
- * Connects to the distributed mode's services at start-up, each checked at once so that an unreachable one is
- * reported in one line naming it and its address ({@link Unreachable}), not as a stack trace minutes later.
- * Whatever was opened is closed in reverse order.
+ * The distributed mode's adapters: tasks and results on Kafka, job records, the job gate and locks in Redis, tiles
+ * in the store. Connects at start-up, each service checked at once so that an unreachable one is reported in one
+ * line naming it and its address ({@link Unreachable}), not as a stack trace minutes later. The Kafka clients a
+ * role does not use (a worker's result consumer, a coordinator's share consumers) are never made. Whatever was
+ * opened is closed in reverse order.
  */
-final class Services implements AutoCloseable {
+public final class ClusterAdapters implements Adapters {
 
-    private static final Logger LOG = Logger.getLogger(Services.class.getName());
+    private static final Logger LOG = Logger.getLogger(ClusterAdapters.class.getName());
+    /** Records outlive any one coordinator: a replica looks often for jobs whose planner died. */
+    private static final Duration RECOVER_EVERY = Duration.ofSeconds(5);
     /**
      * The lease of a lock whose holder stopped renewing it: shorter than the share group's record lock (30 s),
      * so when a worker dies its metatile locks are free before its tasks are delivered again.
@@ -54,80 +65,151 @@ final class Services implements AutoCloseable {
     }
 
     private final ClusterSettings cluster;
+    private final Outages outages;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
-    private LayerCatalogConfig layers;
     private RedissonClient redis;
     private TileStore store;
     private RedisJobStore records;
     private RedisJobGate gate;
-    private Outages outages;
+    private MetatileLock locks;
+    private KafkaTaskQueue plannerTasks;
+    private KafkaTaskQueue workerTasks;
+    private KafkaJobEventSink events;
+    private KafkaResultSink results;
+    private KafkaResultConsumer resultFeed;
     private Admin probeAdmin;
 
-    private Services(ClusterSettings cluster) {
+    private ClusterAdapters(ClusterSettings cluster, Outages outages) {
         this.cluster = cluster;
+        this.outages = outages;
     }
 
-    /**
-     * Reads the layers, connects to Kafka, Redis and the store, then builds the process on them with
-     * {@code build}; if any step fails, closes what was opened and rethrows.
-     */
-    static <T> T open(EngineSettings settings, ClusterSettings cluster, Function<Services, T> build) {
-        Services services = new Services(cluster);
-        services.outages = new Outages(settings.outageBudget(), Clock.systemUTC());
+    /** Connects to Kafka, Redis and the store; if any fails, closes what was opened and rethrows. */
+    public static ClusterAdapters open(StoreSettings store, Duration outageBudget, ClusterSettings cluster) {
+        ClusterAdapters adapters = new ClusterAdapters(cluster, new Outages(outageBudget, Clock.systemUTC()));
         try {
-            services.layers = settings.layersFile().map(LayerCatalogFile::read).orElseGet(LayerCatalogFile::bundled);
-            services.checkKafka();
-            services.redis = services.connectRedis();
-            services.store = services.openStore(settings);
-            services.records = new RedisJobStore(services.redis, cluster.keyPrefix(), Clock.systemUTC(),
+            adapters.checkKafka();
+            adapters.redis = adapters.connectRedis();
+            adapters.store = adapters.openStore(store);
+            adapters.records = new RedisJobStore(adapters.redis, cluster.keyPrefix(), Clock.systemUTC(),
                     cluster.retainFinished(), cluster.syncReplicas());
-            return build.apply(services);
+            adapters.locks = new RedissonMetatileLock(adapters.redis, cluster.keyPrefix() + "lock:",
+                    RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT);
+            adapters.gate = adapters.add(new RedisJobGate(adapters.redis, cluster.keyPrefix(),
+                    RedisJobGate.DEFAULT_LEASE));
+            return adapters;
         } catch (RuntimeException e) {
-            services.close();
+            adapters.close();
             throw e;
         }
     }
 
-    LayerCatalogConfig layers() {
-        return layers;
-    }
-
-    TileStore store() {
+    @Override
+    public TileStore store() {
         return store;
     }
 
     /** The job records every replica shares. */
-    RedisJobStore records() {
+    @Override
+    public RedisJobStore records() {
         return records;
     }
 
-    /** The job gate beside the job records: workers enter it, the coordinator's outbox waits on it. */
-    RedisJobGate gate() {
-        if (gate == null) {
-            gate = add(new RedisJobGate(redis, cluster.keyPrefix(), RedisJobGate.DEFAULT_LEASE));
-        }
+    @Override
+    public RedisJobGate gate() {
         return gate;
     }
 
-    /** This process's outage policy and the outages it meets. */
-    Outages outages() {
+    /** Locks in Redis under the deployment's key prefix: metatile locks, and the coordinators' planning locks. */
+    @Override
+    public MetatileLock locks() {
+        return locks;
+    }
+
+    @Override
+    public Outages outages() {
         return outages;
     }
 
-    /** Locks in Redis under the deployment's key prefix: metatile locks, and the coordinators' planning locks. */
-    MetatileLock locks() {
-        return new RedissonMetatileLock(redis, cluster.keyPrefix() + "lock:", RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT);
+    /** The tasks topic, produced to only. */
+    @Override
+    public synchronized KafkaTaskQueue plannerTasks() {
+        if (plannerTasks == null) {
+            plannerTasks = tasks(0);
+        }
+        return plannerTasks;
+    }
+
+    /** The tasks topic, with {@code seeder.kafka.consumers} share consumers in the workers' share group. */
+    @Override
+    public synchronized KafkaTaskQueue workerTasks() {
+        if (workerTasks == null) {
+            workerTasks = tasks(cluster.consumers());
+        }
+        return workerTasks;
+    }
+
+    /** CloudEvents on the events topic. */
+    @Override
+    public synchronized KafkaJobEventSink events() {
+        if (events == null) {
+            events = add(new KafkaJobEventSink(producerTo(cluster.eventsTopic()),
+                    URI.create(KafkaJobEventSink.DEFAULT_SOURCE)));
+        }
+        return events;
+    }
+
+    /** The results topic, produced to with acknowledgements. */
+    @Override
+    public synchronized KafkaResultSink results() {
+        if (results == null) {
+            results = add(new KafkaResultSink(producerTo(cluster.resultsTopic())));
+        }
+        return results;
+    }
+
+    /**
+     * Consumes the results topic in the coordinators' consumer group, committing offsets only after
+     * {@code recorder} returned.
+     */
+    @Override
+    public synchronized AutoCloseable feedResults(JobService recorder) {
+        // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
+        try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
+            KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
+        }
+        resultFeed = add(new KafkaResultConsumer(KafkaResultConsumer.Config.defaults(cluster.kafkaBootstrap())
+                .withTopic(cluster.resultsTopic()).withGroupId(cluster.coordinatorGroup()), recorder::publishAll));
+        resultFeed.start();
+        return resultFeed;
+    }
+
+    @Override
+    public Duration recoverEvery() {
+        return RECOVER_EVERY;
+    }
+
+    @Override
+    public synchronized List<String> deadLoops() {
+        List<String> dead = new ArrayList<>();
+        if (resultFeed != null && !resultFeed.alive()) {
+            dead.add("the Kafka task results consumer");
+        }
+        if (workerTasks != null) {
+            workerTasks.consumerFailure().ifPresent(failure -> dead.add("a Kafka task consumer: " + failure));
+        }
+        return dead;
     }
 
     /** The task queue on Kafka, with {@code consumers} share consumers (0: it only produces). */
-    KafkaTaskQueue tasks(int consumers) {
+    private KafkaTaskQueue tasks(int consumers) {
         return add(new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
                 .withTopic(cluster.tasksTopic()).withGroupId(cluster.workerGroup())
                 .withPartitions(cluster.partitions()).withConsumers(consumers)));
     }
 
     /** An acknowledged producer to {@code topic}, which is created if missing. */
-    AckedProducer.Config producerTo(String topic) {
+    private AckedProducer.Config producerTo(String topic) {
         return AckedProducer.Config.of(cluster.kafkaBootstrap(), topic).withPartitions(cluster.partitions());
     }
 
@@ -165,11 +247,11 @@ final class Services implements AutoCloseable {
         }
     }
 
-    private TileStore openStore(EngineSettings settings) {
+    private TileStore openStore(StoreSettings settings) {
         try {
-            return add(settings.openStore());
+            return add(Stores.open(settings));
         } catch (UncheckedIOException e) {
-            throw new Unreachable("cannot open the store " + settings.store() + ": " + e.getMessage(), e);
+            throw new Unreachable("cannot open the store " + settings.path() + ": " + e.getMessage(), e);
         }
     }
 
@@ -177,7 +259,8 @@ final class Services implements AutoCloseable {
      * Quick checks of Kafka, Redis and the store, for readiness; each also lists or clears its dependency's
      * outage, so that jobs show what they wait for.
      */
-    Map<String, Monitored.Probe> probes() {
+    @Override
+    public Map<String, Monitored.Probe> dependencies() {
         return Map.of(
                 Monitored.KAFKA, watched(Monitored.KAFKA, () -> probeAdmin().describeCluster().nodes()
                         .get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)),
@@ -210,7 +293,7 @@ final class Services implements AutoCloseable {
     }
 
     /** Closes {@code resource} with the others, in reverse order of opening. */
-    <T> T add(T resource) {
+    private <T> T add(T resource) {
         if (resource instanceof AutoCloseable closeable) {
             opened.push(closeable);
         }
@@ -218,7 +301,7 @@ final class Services implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         while (!opened.isEmpty()) {
             try {
                 opened.pop().close();

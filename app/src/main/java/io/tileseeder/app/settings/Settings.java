@@ -1,0 +1,157 @@
+package io.tileseeder.app.settings;
+
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import io.tileseeder.app.SeederConfig;
+import io.tileseeder.job.JobLimits;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A process's settings, mapped once from {@link SeederConfig} (whose {@code @WithDefault}s are the only defaults)
+ * into one small record per role. The defaults that depend on the machine, the thread counts, are worked out
+ * here and nowhere else.
+ *
+ * @param store        where tiles go
+ * @param layersFile   the layer configuration; the bundled {@code world} catalogue if empty
+ * @param jobs         the job lifecycle's bounds
+ * @param workers      the metatile pipeline's bounds
+ * @param outageBudget how long a dependency may be unreachable before whoever waits for it gives up
+ */
+public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettings jobs,
+                       WorkerSettings workers, Duration outageBudget) {
+
+    /**
+     * Where tiles go: a folder, or {@code s3://bucket/prefix} with the endpoint in {@code s3}.
+     */
+    public record StoreSettings(String path, Optional<S3Connection> s3) {
+        public StoreSettings {
+            if (path == null || path.isBlank()) {
+                throw new IllegalArgumentException("the store must be a folder or s3://bucket/prefix");
+            }
+        }
+    }
+
+    /** An S3 endpoint and its credentials. */
+    public record S3Connection(String endpoint, String accessKey, String secretKey, String region) {
+
+        @Override
+        public String toString() {
+            return "S3Connection[" + endpoint + ", " + region + "]";
+        }
+    }
+
+    /**
+     * @param limits         what one job may ask for
+     * @param maxRunningJobs jobs planned or running at once; more are refused
+     * @param maxWaiters     clients blocked in the wait long-poll at once; more are refused
+     * @param retainJobs     finished jobs remembered for status queries (in memory)
+     * @param queueCapacity  metatile tasks the planner may get ahead of the workers
+     */
+    public record JobSettings(JobLimits limits, int maxRunningJobs, int maxWaiters, int retainJobs,
+                                      int queueCapacity) {
+        public JobSettings {
+            positive("maxRunningJobs", maxRunningJobs);
+            positive("maxWaiters", maxWaiters);
+            positive("retainJobs", retainJobs);
+            positive("queueCapacity", queueCapacity);
+        }
+    }
+
+    /**
+     * @param threads         metatiles rendered and encoded at once
+     * @param storeThreads    metatiles being stored at once (I/O-bound, so more than the cores)
+     * @param maxDeliveries   deliveries of a failing task before it is recorded FAILED
+     * @param lockWait        how long a worker waits for a metatile lock before releasing the task
+     * @param drainTimeout    on shutdown, how long the workers may finish the metatiles they hold
+     * @param wmsRequestsPerUpstream requests in flight to one upstream WMS from this process
+     */
+    public record WorkerSettings(int threads, int storeThreads, int maxDeliveries, Duration lockWait,
+                                 Duration drainTimeout, int wmsRequestsPerUpstream) {
+        public WorkerSettings {
+            positive("threads", threads);
+            positive("storeThreads", storeThreads);
+            positive("maxDeliveries", maxDeliveries);
+            positive("wmsRequestsPerUpstream", wmsRequestsPerUpstream);
+            if (drainTimeout == null || drainTimeout.isNegative()) {
+                throw new IllegalArgumentException("drainTimeout must be zero or more, got " + drainTimeout);
+            }
+        }
+    }
+
+    /** The cores this JVM sees, which the thread counts are sized by. */
+    public static int cores() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * Metatiles rendered at once, and Kafka share consumers per worker, unless configured: 2 × cores, as the
+     * throughput of map rendering peaks between 2× and 4× cores.
+     */
+    public static int defaultThreads() {
+        return 2 * cores();
+    }
+
+    /** Metatiles being stored at once unless configured: stores wait on the network, so more than the cores. */
+    public static int defaultStoreThreads() {
+        return Math.max(8, 4 * cores());
+    }
+
+    /** Maps the configuration, filling in the machine-sized defaults. */
+    public static Settings from(SeederConfig config) {
+        SeederConfig.S3 s3 = config.s3();
+        Optional<S3Connection> connection = s3.endpoint().map(endpoint -> new S3Connection(endpoint,
+                s3.accessKey().orElse(""), s3.secretKey().orElse(""), s3.region()));
+        SeederConfig.Limits limits = config.limits();
+        SeederConfig.Workers workers = config.workers();
+        return new Settings(new StoreSettings(config.store().path(), connection),
+                config.layers().file().map(Path::of),
+                new JobSettings(new JobLimits(limits.maxTilesPerJob(), limits.maxLabels()),
+                        limits.maxRunningJobs(), limits.maxWaiters(), limits.retainJobs(), workers.queueCapacity()),
+                new WorkerSettings(workers.threads().orElse(defaultThreads()),
+                        config.store().ioThreads().orElse(defaultStoreThreads()), workers.maxDeliveries(),
+                        workers.lockWait(), workers.drainTimeout(), config.wms().maxRequestsPerUpstream()),
+                config.outageBudget());
+    }
+
+    /**
+     * The configuration outside Quarkus (benchmarks): {@code overrides} over environment variables
+     * ({@code SEEDER_STORE_PATH}, ...) and system properties over the {@code @WithDefault}s.
+     */
+    public static SeederConfig config(Map<String, String> overrides) {
+        return build(new SmallRyeConfigBuilder().addDefaultSources(), overrides);
+    }
+
+    /** The {@code @WithDefault}s alone, with tiles going to {@code store}: what tests start engines with. */
+    public static Settings defaults(StoreSettings store) {
+        Settings defaults = from(build(new SmallRyeConfigBuilder(), Map.of()));
+        return new Settings(store, defaults.layersFile, defaults.jobs, defaults.workers, defaults.outageBudget);
+    }
+
+    /** The {@code @WithDefault}s alone, with tiles going to the folder {@code store}. */
+    public static Settings defaults(String store) {
+        return defaults(new StoreSettings(store, Optional.empty()));
+    }
+
+    /** Reads durations as Quarkus does ({@code 15s}, {@code 10m}), not only in ISO-8601 ({@code PT15S}). */
+    private static SeederConfig build(SmallRyeConfigBuilder builder, Map<String, String> overrides) {
+        SmallRyeConfig config = builder.withSources(new PropertiesConfigSource(overrides, "overrides", 1000))
+                .withConverter(Duration.class, 200, new DurationConverter()).withMapping(SeederConfig.class).build();
+        return config.getConfigMapping(SeederConfig.class);
+    }
+
+    /** These settings with tiles going to {@code path}, through the same S3 endpoint. */
+    public Settings storedAt(String path) {
+        return new Settings(new StoreSettings(path, store.s3()), layersFile, jobs, workers, outageBudget);
+    }
+
+    private static void positive(String name, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + " must be at least 1, got " + value);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.tileseeder.app.wiring;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tileseeder.app.settings.Settings.JobSettings;
+import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.JobSpecValidator;
+import io.tileseeder.job.LayerCatalog;
+import java.time.Clock;
+
+/** The coordinator's job lifecycle over a set of adapters: the same in the embedded and the distributed mode. */
+public final class CoordinatorRole implements AutoCloseable {
+
+    private final JobService jobs;
+    private final AutoCloseable results;
+
+    public CoordinatorRole(Adapters adapters, LayerCatalog layers, JobSettings settings,
+                           MeterRegistry registry) {
+        this.jobs = new JobService(layers, new JobSpecValidator(layers, settings.limits()), adapters.records(),
+                adapters.plannerTasks(), adapters.store(), adapters.events(), adapters.locks(), adapters.gate(),
+                adapters.outages(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(),
+                settings.queueCapacity(), adapters.recoverEvery(), registry);
+        this.results = adapters.feedResults(jobs);
+    }
+
+    public JobService jobs() {
+        return jobs;
+    }
+
+    /** Stops hearing results first, so that none arrives at a closed service. */
+    @Override
+    public void close() {
+        try {
+            results.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the task results feed", e);
+        } finally {
+            jobs.close();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.tileseeder.app.wiring;
+
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.s3.S3TileStore;
+import io.tileseeder.app.settings.Settings.S3Connection;
+import io.tileseeder.app.settings.Settings.StoreSettings;
+import io.tileseeder.port.TileStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** Opens the tile store a path names, in either mode: a folder, or an S3 bucket for {@code s3://bucket/prefix}. */
+public final class Stores {
+
+    private Stores() {
+    }
+
+    /**
+     * Opens the store. A folder is created when missing and tried with a file of its own, so that one that cannot
+     * take tiles is named, with the reason, before any job starts.
+     *
+     * @throws UncheckedIOException saying why tiles cannot be written to the folder
+     */
+    public static TileStore open(StoreSettings settings) {
+        String path = settings.path();
+        if (!path.startsWith("s3://")) {
+            Path folder = Path.of(path);
+            try {
+                Files.createDirectories(folder);
+                FileTileStore tiles = new FileTileStore(folder);
+                tiles.probe();
+                return tiles;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write tiles to " + folder.toAbsolutePath() + ": " + reason(e),
+                        e);
+            }
+        }
+        S3TileStore.Location location = S3TileStore.Location.parse(path);
+        S3Connection connection = settings.s3().orElseThrow(() -> new IllegalArgumentException(
+                "the store " + path + " needs an S3 endpoint: set seeder.s3.endpoint, "
+                        + "seeder.s3.access-key and seeder.s3.secret-key (SEEDER_S3_ENDPOINT, ...)"));
+        try {
+            return new S3TileStore(connection.endpoint(), connection.accessKey(), connection.secretKey(),
+                    connection.region(), location, S3TileStore.Options.defaults());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    /** Requests the store sent again after a failure worth retrying; 0 for a folder. */
+    public static long retries(TileStore store) {
+        return store instanceof S3TileStore s3 ? s3.retries() : 0;
+    }
+
+    /** What the operating system said, in its own few words ("Permission denied", "Read-only file system"). */
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "a file is in the way of a folder";
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason().toLowerCase(Locale.ROOT);
+        }
+        return e instanceof NoSuchFileException ? "no such file or directory" : String.valueOf(e.getMessage());
+    }
+}

@@ -7,6 +7,7 @@ import io.tileseeder.adapters.kafka.KafkaResultConsumer;
 import io.tileseeder.adapters.kafka.KafkaTaskQueue;
 import io.tileseeder.app.Engine;
 import io.tileseeder.app.embedded.EngineSettings;
+import io.tileseeder.coordinator.job.CoordinatorSettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.port.TileStore;
@@ -45,7 +46,7 @@ public final class DistributedCoordinator implements Engine {
                 URI.create(KafkaJobEventSink.DEFAULT_SOURCE)));
         this.jobs = services.add(new JobService(catalog, new JobSpecValidator(catalog, settings.limits()),
                 services.records(), services.tasks(0), store, events, services.locks(), services.gate(),
-                services.outages(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY, registry));
+                services.outages(), Clock.systemUTC(), new CoordinatorSettings(settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY), registry));
         // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
             KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());

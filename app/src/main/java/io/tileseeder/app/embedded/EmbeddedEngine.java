@@ -8,6 +8,7 @@ import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.adapters.memory.LocalMetatileLock;
 import io.tileseeder.adapters.s3.S3TileStore;
 import io.tileseeder.app.Engine;
+import io.tileseeder.coordinator.job.CoordinatorSettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.outage.Outages;
@@ -54,8 +55,8 @@ public final class EmbeddedEngine implements Engine {
         LocalJobGate gate = new LocalJobGate(records);
         this.outages = new Outages(settings.outageBudget(), Clock.systemUTC());
         this.jobs = new JobService(catalog, new JobSpecValidator(catalog, settings.limits()), records, queue, store,
-                event -> { }, new LocalMetatileLock(), gate, outages, Clock.systemUTC(), settings.maxRunningJobs(),
-                settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY, registry);
+                event -> { }, new LocalMetatileLock(), gate, outages, Clock.systemUTC(), new CoordinatorSettings(
+                settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY), registry);
         WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
         this.metrics = new WorkerMetrics(registry).watchStoreRetries(() -> store instanceof S3TileStore s3 ? s3.retries() : 0).watch(catalog, wms);
         MetatileProcessor processor = new MetatileProcessor(new LayerResources(catalog, wms), store,

@@ -12,6 +12,7 @@ import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
 import io.tileseeder.app.Engines;
 import io.tileseeder.app.distributed.ClusterSettings;
+import io.tileseeder.coordinator.job.CoordinatorSettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
@@ -164,7 +165,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
         return new JobService(layers, new JobSpecValidator(layers, NO_LIMIT), records, queue,
                 new FileTileStore(Files.createTempDirectory("bench-coordinator")), event -> { },
                 new LocalMetatileLock(), new LocalJobGate(records), new Outages(Duration.ofMinutes(10), Clock.systemUTC()),
-                Clock.systemUTC(), 1, 1, Integer.MAX_VALUE, Duration.ofHours(1), new SimpleMeterRegistry());
+                Clock.systemUTC(), new CoordinatorSettings(1, 1, Integer.MAX_VALUE, Duration.ofHours(1)), new SimpleMeterRegistry());
     }
 
     private static JobRequest world(int maxZoom) {

@@ -2,6 +2,7 @@ package io.tileseeder.app.wiring;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.app.settings.Settings.JobSettings;
+import io.tileseeder.coordinator.job.CoordinatorSettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.LayerCatalog;
@@ -17,8 +18,8 @@ public final class CoordinatorRole implements AutoCloseable {
                            MeterRegistry registry) {
         this.jobs = new JobService(layers, new JobSpecValidator(layers, settings.limits()), adapters.records(),
                 adapters.plannerTasks(), adapters.store(), adapters.events(), adapters.locks(), adapters.gate(),
-                adapters.outages(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(),
-                settings.queueCapacity(), adapters.recoverEvery(), registry);
+                adapters.outages(), Clock.systemUTC(), new CoordinatorSettings(settings.maxRunningJobs(),
+                        settings.maxWaiters(), settings.queueCapacity(), adapters.recoverEvery()), registry);
         this.results = adapters.feedResults(jobs);
     }
 

@@ -1,0 +1,112 @@
+package io.tileseeder.coordinator.job;
+
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.Mode;
+import io.tileseeder.outage.Outages;
+import io.tileseeder.port.DependencyUnavailableException;
+import io.tileseeder.port.JobStore;
+import io.tileseeder.port.StoreUnavailableException;
+import io.tileseeder.port.TileStore;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+/**
+ * Makes jobs final: owns the rule that a job becomes SUCCEEDED or FAILED once planning is done and every planned
+ * task has a result, with its TileJSON document written first, and what follows any job becoming final (its meters,
+ * its log line, its waiters). The store's {@link JobStore#finish} is an atomic compare-and-set, so only the one call
+ * that made the job final goes on to announce it.
+ *
+ * <p>Holds no thread of its own, on purpose: it runs on the thread whose step may have completed the job, so a job
+ * is final by the time that step returns — a results thread once the last result is recorded (in the embedded mode a
+ * worker's store thread), a planner that finishes its plan, the recovery sweep for a job whose finishing replica
+ * died, a request thread for a cancel or a refused submission.
+ */
+final class Finisher {
+
+    private static final Logger LOG = Logger.getLogger(Finisher.class.getName());
+
+    private final JobStore store;
+    private final LayerCatalog layers;
+    private final TileStore tiles;
+    private final Outages outages;
+    private final JobMetrics metrics;
+    private final Waiters waiters;
+
+    Finisher(JobStore store, LayerCatalog layers, TileStore tiles, Outages outages, JobMetrics metrics,
+             Waiters waiters) {
+        this.store = store;
+        this.layers = layers;
+        this.tiles = tiles;
+        this.outages = outages;
+        this.metrics = metrics;
+        this.waiters = waiters;
+    }
+
+    /**
+     * Finishes the job if it is not final and every planned task has a result: FAILED naming the first failed task,
+     * else SUCCEEDED once the TileJSON document is written. A tile store that cannot be reached for the document is
+     * not the job's fault: the job stays RUNNING and the next recovery sweep finishes it.
+     */
+    void finishIfDone(String jobId) {
+        store.get(jobId).filter(job -> !job.state().isFinal() && job.allTasksDone()).ifPresent(job -> {
+            if (job.tasksFailed() > 0) {
+                String first = job.failedTasks().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                        .map(e -> "task " + e.getKey() + ": " + e.getValue()).findFirst().orElse("");
+                finish(jobId, JobState.FAILED, job.tasksFailed() + " of " + job.tasksPlanned()
+                        + " tasks failed; first: " + first);
+                return;
+            }
+            Optional<String> metadataError;
+            try {
+                metadataError = writeTileJson(job.spec());
+            } catch (StoreUnavailableException e) {
+                outages.down(Outages.dependencyOf(e), e.getMessage());
+                return;
+            }
+            finish(jobId, metadataError.isPresent() ? JobState.FAILED : JobState.SUCCEEDED, metadataError.orElse(null));
+        });
+    }
+
+    /** Moves the job to {@code state} unless it is final already; only the call that made it final announces it. */
+    void finish(String jobId, JobState state, String reason) {
+        store.finish(jobId, state, reason).ifPresent(this::finished);
+    }
+
+    /**
+     * Describes the seeded tiles with a TileJSON document beside them, before the job is reported done, so
+     * a client that sees the job succeed finds the document too.
+     */
+    private Optional<String> writeTileJson(JobSpec spec) throws StoreUnavailableException {
+        Optional<LayerInfo> layer = layers.find(spec.layer());
+        if (spec.mode() == Mode.TRUNCATE || layer.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), TileJson.fileName(spec.format()),
+                    TileJson.document(layer.get(), spec.tileMatrixSet(), spec.format()), "application/json");
+            return Optional.empty();
+        } catch (StoreUnavailableException e) {
+            throw e;
+        } catch (IOException e) {
+            return Optional.of("cannot write the TileJSON document to " + tiles.describe() + ": " + e.getMessage());
+        }
+    }
+
+    private void finished(JobStatus job) {
+        metrics.ended(job);
+        LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
+        try {
+            if (waiters.settled(job)) {
+                waiters.release(job);
+            }
+        } catch (DependencyUnavailableException e) {
+            outages.down(e.dependency(), e.getMessage()); // the sweep releases the waiters once it can tell
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.tileseeder.coordinator.job;
+
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.message.JobEvent;
+import io.tileseeder.port.JobEventSink;
+import io.tileseeder.port.JobGate;
+import io.tileseeder.port.JobStore;
+import java.util.Optional;
+
+/**
+ * Sends the final events of the store's outbox ({@link JobStore#pendingEvents}): a job's event goes out only when no
+ * job-gate pass of it is open, so no tile of the job is written after its event, and leaves the outbox only once
+ * sent. Since the outbox is recorded state, a coordinator that restarts re-sends what was not acknowledged:
+ * consumers may see an event twice, never miss one. Runs on the {@link Housekeeping} thread.
+ */
+final class Outbox {
+
+    private final JobStore store;
+    private final JobGate gate;
+    private final JobEventSink events;
+
+    Outbox(JobStore store, JobGate gate, JobEventSink events) {
+        this.store = store;
+        this.gate = gate;
+        this.events = events;
+    }
+
+    void sendPending() {
+        for (String id : store.pendingEvents()) {
+            if (gate.passesOpen(id) > 0) {
+                continue; // a worker is still writing tiles of the job: its final event waits for them
+            }
+            Optional<JobStatus> job = store.get(id);
+            if (job.isPresent()) {
+                try {
+                    events.send(event(job.get()));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            store.eventSent(id);
+        }
+    }
+
+    private static JobEvent event(JobStatus job) {
+        return new JobEvent(JobEvent.VERSION, job.id(), job.state(), job.finished(), job.counts(), job.tasksFailed(),
+                job.failedTasks(), job.reason(), job.spec().labels());
+    }
+}

@@ -1,0 +1,206 @@
+package io.tileseeder.coordinator.job;
+
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.MetatilePlan;
+import io.tileseeder.job.PlannedMetatile;
+import io.tileseeder.message.MetatileTask;
+import io.tileseeder.outage.Outages;
+import io.tileseeder.port.DependencyUnavailableException;
+import io.tileseeder.port.JobStore;
+import io.tileseeder.port.MetatileLock;
+import io.tileseeder.port.TaskQueue;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Plans jobs into metatile tasks on its own bounded pool of {@code seeder-planner-N} threads, one per job being
+ * planned (as many as jobs may run, with a queue as long), so a slow or paused plan holds up no other work.
+ *
+ * <p>Owns the planning rules: a job is planned under its planning lock, shared by the replicas; the cursor is
+ * recorded only after the queue has the tasks ({@link TaskQueue#flush}), so a plan resumes from the recorded
+ * cursor without losing a task; the planner stays at most {@code maxAhead} tasks ahead of the job's results
+ * (backpressure on a queue that is not bounded itself); and an unavailable dependency pauses the plan within the
+ * outage budget instead of failing the job.
+ */
+final class Planner implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Planner.class.getName());
+    /**
+     * The planner flushes the queue and records its cursor every this many tasks (and at the end); a planner
+     * that dies re-plans at most this many tasks, which is harmless (locks and the result bitmap).
+     */
+    private static final int PROGRESS_EVERY = 16384;
+    /** How often a planner waiting on a full queue checks whether its job was cancelled. */
+    private static final Duration OFFER_WAIT = Duration.ofMillis(200);
+
+    private final JobStore store;
+    private final TaskQueue queue;
+    private final MetatileLock planLocks;
+    private final Outages outages;
+    private final Finisher finisher;
+    private final int maxAhead;
+    private final ThreadPoolExecutor planners;
+    /** Jobs this replica is planning, so a sweep does not start a second planner for them. */
+    private final Set<String> planning = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param planLocks one lock per job being planned, shared by the replicas
+     * @param outages   the outage policy: how long planning waits for an unavailable dependency
+     * @param threads   how many jobs may be planned at once, and how many more may wait for a thread
+     * @param maxAhead  the most tasks of a job queued ahead of its results
+     */
+    Planner(JobStore store, TaskQueue queue, MetatileLock planLocks, Outages outages, Finisher finisher,
+            int threads, int maxAhead) {
+        this.store = store;
+        this.queue = queue;
+        this.planLocks = planLocks;
+        this.outages = outages;
+        this.finisher = finisher;
+        this.maxAhead = maxAhead;
+        AtomicInteger n = new AtomicInteger();
+        this.planners = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
+                new ArrayBlockingQueue<>(threads), r -> {
+                    Thread thread = new Thread(r, "seeder-planner-" + n.getAndIncrement());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        this.planners.allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * Starts planning the job on a planner thread, unless this replica is planning it already; false when every
+     * planner thread is busy and the queue before them full (the job is not planned then).
+     */
+    boolean start(String jobId) {
+        if (!planning.add(jobId)) {
+            return true;
+        }
+        try {
+            planners.execute(() -> plan(jobId));
+            return true;
+        } catch (RejectedExecutionException e) {
+            planning.remove(jobId);
+            return false;
+        }
+    }
+
+    /**
+     * Plans a job from where its record says planning got to, under the job's planning lock; returns at once
+     * if another replica holds it or the job needs no planning. An unavailable dependency (Redis, Kafka) pauses
+     * planning, which then resumes from the last recorded cursor (a task offered twice is harmless); only an
+     * outage longer than the budget fails the job, and if even that cannot be recorded, the recovery sweep
+     * resumes the plan later.
+     */
+    private void plan(String jobId) {
+        try {
+            Optional<MetatileLock.Lease> lease;
+            try {
+                lease = planLocks.tryLock("plan/" + jobId, Duration.ZERO);
+            } catch (DependencyUnavailableException e) {
+                outages.down(e.dependency(), e.getMessage());
+                return; // the recovery sweep tries again
+            }
+            if (lease.isEmpty()) {
+                return;
+            }
+            try (MetatileLock.Lease held = lease.get()) {
+                outages.patiently(() -> {
+                    Optional<JobStatus> job = store.get(jobId).filter(j -> !j.state().isFinal() && !j.planningDone());
+                    if (job.isPresent()) {
+                        planFrom(job.get());
+                    }
+                    return job;
+                }, () -> LOG.info(() -> "planning job " + jobId + " waits for " + outages.current()));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            // Shutting down: the tasks queued so far stay recorded, and a coordinator that starts resumes the plan.
+        } catch (DependencyUnavailableException e) {
+            failPlan(jobId, "planning stopped: " + e.dependency() + " was unavailable for longer than the outage "
+                    + "budget of " + outages.budget() + ": " + e.getMessage());
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "planning job " + jobId + " failed", e);
+            failPlan(jobId, "planning failed: " + e.getMessage());
+        } finally {
+            planning.remove(jobId);
+        }
+    }
+
+    private void failPlan(String jobId, String reason) {
+        try {
+            finisher.finish(jobId, JobState.FAILED, reason);
+        } catch (DependencyUnavailableException e) {
+            LOG.warning(() -> "cannot record that job " + jobId + " failed (" + reason + "): " + e.getMessage()
+                    + "; the recovery sweep resumes its plan");
+        }
+    }
+
+    private void planFrom(JobStatus job) throws InterruptedException {
+        JobSpec spec = job.spec();
+        long planned = job.tasksPlanned();
+        if (planned > 0) {
+            LOG.info(() -> "resuming the plan of job " + job.id() + " at task " + job.tasksPlanned());
+        }
+        int chunk = Math.max(1, Math.min(PROGRESS_EVERY, maxAhead / 4));
+        Iterator<PlannedMetatile> tasks = new MetatilePlan(spec).from(planned);
+        while (tasks.hasNext()) {
+            PlannedMetatile task = tasks.next();
+            MetatileTask message = MetatileTask.of(job.id(), task.seq(), spec.layer(), spec.format(), spec.mode(),
+                    task.metatile(), task.tiles(), spec.refreshBefore());
+            while (!queue.offer(message, OFFER_WAIT)) {
+                if (isFinal(job.id())) {
+                    return;
+                }
+            }
+            if (++planned % chunk == 0) {
+                queue.flush();
+                store.planned(job.id(), planned, false);
+                if (!awaitBacklogBelow(job.id(), planned - maxAhead + chunk)) {
+                    return;
+                }
+            }
+        }
+        queue.flush();
+        store.planned(job.id(), planned, true);
+        finisher.finishIfDone(job.id());
+    }
+
+    /**
+     * Waits until the job has at least {@code done} task results, so the planner stays at most
+     * {@code maxAhead} tasks ahead of the workers; false if the job became final meanwhile.
+     */
+    private boolean awaitBacklogBelow(String jobId, long done) throws InterruptedException {
+        while (true) {
+            Optional<JobStatus> job = store.get(jobId);
+            if (job.isEmpty() || job.get().state().isFinal()) {
+                return false;
+            }
+            if (job.get().tasksDone() >= done) {
+                return true;
+            }
+            Thread.sleep(OFFER_WAIT);
+        }
+    }
+
+    private boolean isFinal(String jobId) {
+        return store.get(jobId).map(job -> job.state().isFinal()).orElse(true);
+    }
+
+    /** Interrupts the planners: what they queued stays recorded, and a coordinator that starts resumes their plans. */
+    @Override
+    public void close() {
+        planners.shutdownNow();
+    }
+}

@@ -1,0 +1,40 @@
+package io.tileseeder.coordinator.job;
+
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.port.JobStore;
+import java.util.List;
+
+/**
+ * Picks up what a coordinator left behind: resumes the plans of unfinished jobs nobody on this replica is planning
+ * (a coordinator restarted mid-plan), and finishes jobs whose every task has a result (their finishing replica may
+ * have died between recording the last result and finishing, or the tile store was unreachable for the TileJSON
+ * document). Also keeps the per-job meters to the unfinished jobs. Runs on the {@link Housekeeping} thread.
+ */
+final class Recovery implements Runnable {
+
+    private final JobStore store;
+    private final JobMetrics metrics;
+    private final Planner planner;
+    private final Finisher finisher;
+
+    Recovery(JobStore store, JobMetrics metrics, Planner planner, Finisher finisher) {
+        this.store = store;
+        this.metrics = metrics;
+        this.planner = planner;
+        this.finisher = finisher;
+    }
+
+    @Override
+    public void run() {
+        List<JobStatus> unfinished = store.unfinished();
+        metrics.retain(unfinished);
+        for (JobStatus job : unfinished) {
+            metrics.track(job);
+            if (job.planningDone()) {
+                finisher.finishIfDone(job.id());
+            } else {
+                planner.start(job.id()); // false when every planner is busy: the next sweep tries again
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.tileseeder.coordinator.job;
+
+import static io.tileseeder.coordinator.job.JobFixtures.LAYERS;
+import static io.tileseeder.coordinator.job.JobFixtures.failed;
+import static io.tileseeder.coordinator.job.JobFixtures.submitted;
+import static io.tileseeder.coordinator.job.JobFixtures.succeeded;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.memory.InMemoryJobStore;
+import io.tileseeder.adapters.memory.LocalJobGate;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.outage.Outages;
+import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.StoreUnavailableException;
+import io.tileseeder.port.TileKey;
+import io.tileseeder.port.TileStore;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FinisherTest {
+
+    @TempDir
+    Path tiles;
+
+    private final InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
+    private final Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final Waiters waiters = new Waiters(store, new LocalJobGate(store), 4);
+
+    private Finisher finisher(TileStore tileStore) {
+        return new Finisher(store, LAYERS, tileStore, outages, new JobMetrics(registry, store), waiters);
+    }
+
+    /** A job of zooms 0–1 (5 tasks), planned, with a result for each task but those named. */
+    private String plannedWithResults(long... failing) {
+        String id = submitted(store, 1).id();
+        store.planned(id, 5, true);
+        for (long seq = 0; seq < 5; seq++) {
+            long task = seq;
+            store.record(Arrays.stream(failing).anyMatch(f -> f == task) ? failed(id, seq, "boom " + seq)
+                    : succeeded(id, seq));
+        }
+        return id;
+    }
+
+    @Test
+    void aJobWithEveryResultSucceedsWithItsTileJsonBesideTheTiles() {
+        String id = plannedWithResults();
+
+        finisher(new FileTileStore(tiles)).finishIfDone(id);
+
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(tiles.resolve("world/WebMercatorQuad/tilejson-png.json")).exists();
+    }
+
+    @Test
+    void aJobWithFailedTasksFailsNamingTheFirst() {
+        String id = plannedWithResults(3, 1);
+
+        finisher(new FileTileStore(tiles)).finishIfDone(id);
+
+        JobStatus job = store.get(id).orElseThrow();
+        assertThat(job.state()).isEqualTo(JobState.FAILED);
+        assertThat(job.reason()).isEqualTo("2 of 5 tasks failed; first: task 1: boom 1");
+    }
+
+    @Test
+    void aJobIsNotFinishedWhilePlanningGoesOnOrATaskHasNoResult() {
+        String planning = submitted(store, 0).id();
+        store.planned(planning, 1, false);
+        store.record(succeeded(planning, 0));
+        String waiting = submitted(store, 1).id();
+        store.planned(waiting, 5, true);
+        store.record(succeeded(waiting, 0));
+
+        Finisher finisher = finisher(new FileTileStore(tiles));
+        finisher.finishIfDone(planning);
+        finisher.finishIfDone(waiting);
+
+        assertThat(store.get(planning).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+        assertThat(store.get(waiting).orElseThrow().state()).isEqualTo(JobState.RUNNING);
+    }
+
+    @Test
+    void aTileStoreOutageLeavesTheJobRunningUntilTheNextTry() {
+        String id = plannedWithResults();
+
+        finisher(new Unreachable(new FileTileStore(tiles))).finishIfDone(id);
+
+        assertThat(store.get(id).orElseThrow().state()).as("not the job's fault").isEqualTo(JobState.RUNNING);
+        assertThat(outages.current()).extracting(Outages.Outage::dependency).containsExactly(Outages.OBJECT_STORE);
+
+        finisher(new FileTileStore(tiles)).finishIfDone(id);
+
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+    }
+
+    @Test
+    void aJobIsMadeFinalOnceAndItsWaitersReleasedWithIt() {
+        String id = submitted(store, 1).id();
+        CompletableFuture<JobStatus> waiting = waiters.awaitFinal(id, Duration.ofMinutes(1)).orElseThrow();
+        Finisher finisher = finisher(new FileTileStore(tiles));
+
+        finisher.finish(id, JobState.CANCELLED, "cancelled");
+        finisher.finish(id, JobState.FAILED, "too late");
+
+        assertThat(waiting).isCompletedWithValueMatching(job -> job.state() == JobState.CANCELLED);
+        assertThat(store.get(id).orElseThrow().reason()).isEqualTo("cancelled");
+        assertThat(registry.get("seeder.jobs.finished").tag("state", "cancelled").counter().count()).isEqualTo(1);
+        assertThat(registry.get("seeder.jobs.finished").tag("state", "failed").counter().count()).isZero();
+    }
+
+    /** A tile store that stores tiles but cannot be reached for metadata, like an object store going down. */
+    private record Unreachable(TileStore files) implements TileStore {
+
+        @Override
+        public Optional<Instant> lastModified(TileKey key) throws IOException {
+            return files.lastModified(key);
+        }
+
+        @Override
+        public Optional<byte[]> read(TileKey key) throws IOException {
+            return files.read(key);
+        }
+
+        @Override
+        public void write(Collection<EncodedTile> tiles) throws IOException {
+            files.write(tiles);
+        }
+
+        @Override
+        public long delete(Collection<TileKey> keys) throws IOException {
+            return files.delete(keys);
+        }
+
+        @Override
+        public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
+                                  String contentType) throws IOException {
+            throw new StoreUnavailableException("connection refused", new ConnectException("connection refused"));
+        }
+
+        @Override
+        public String describe() {
+            return "unreachable";
+        }
+
+        @Override
+        public void probe() throws IOException {
+            files.probe();
+        }
+    }
+}

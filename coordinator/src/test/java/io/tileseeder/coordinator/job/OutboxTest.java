@@ -1,0 +1,61 @@
+package io.tileseeder.coordinator.job;
+
+import static io.tileseeder.coordinator.job.JobFixtures.submitted;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tileseeder.adapters.memory.InMemoryJobStore;
+import io.tileseeder.adapters.memory.LocalJobGate;
+import io.tileseeder.job.JobState;
+import io.tileseeder.message.JobEvent;
+import io.tileseeder.port.JobGate;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class OutboxTest {
+
+    private final InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
+    private final LocalJobGate gate = new LocalJobGate(store);
+    private final List<JobEvent> sent = new ArrayList<>();
+
+    @Test
+    void aFinalEventWaitsForTheJobsLastPassAndIsSentOnce() {
+        String id = submitted(store, 1).id();
+        JobGate.Pass pass = gate.enter(id).orElseThrow();
+        store.finish(id, JobState.FAILED, "planning failed");
+        Outbox outbox = new Outbox(store, gate, sent::add);
+
+        outbox.sendPending();
+        assertThat(sent).as("a worker is still storing a tile of the job").isEmpty();
+        assertThat(store.pendingEvents()).containsExactly(id);
+
+        pass.close();
+        outbox.sendPending();
+        outbox.sendPending();
+        assertThat(sent).singleElement().satisfies(event -> {
+            assertThat(event.jobId()).isEqualTo(id);
+            assertThat(event.state()).isEqualTo(JobState.FAILED);
+            assertThat(event.reason()).isEqualTo("planning failed");
+        });
+        assertThat(store.pendingEvents()).isEmpty();
+    }
+
+    @Test
+    void anEventWhoseSendingFailedStaysInTheOutboxForTheNextSweep() {
+        String id = submitted(store, 1).id();
+        store.finish(id, JobState.CANCELLED, "cancelled");
+
+        Outbox failing = new Outbox(store, gate, event -> {
+            throw new IllegalStateException("broker gone");
+        });
+
+        assertThatThrownBy(failing::sendPending).hasMessage("broker gone");
+        assertThat(store.pendingEvents()).containsExactly(id);
+
+        new Outbox(store, gate, sent::add).sendPending();
+        assertThat(sent).extracting(JobEvent::jobId).containsExactly(id);
+        assertThat(store.pendingEvents()).isEmpty();
+    }
+}

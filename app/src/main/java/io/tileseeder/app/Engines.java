@@ -64,7 +64,7 @@ public class Engines {
         return engine;
     }
 
-    /** Starts the embedded engine whatever the mode ({@code seeder seed} and {@code bench} seed in-process). */
+    /** Starts the embedded engine whatever the mode ({@code seeder seed} seeds in-process). */
     public synchronized EmbeddedEngine startEmbedded(EngineSettings settings) {
         requireNothingRunning();
         EmbeddedEngine embedded = embedded(settings);
@@ -105,6 +105,11 @@ public class Engines {
 
     /** The distributed mode's services; names the missing settings. */
     public ClusterSettings cluster() {
+        return cluster(config);
+    }
+
+    /** The distributed mode's services in {@code config}; also for the benchmarks, which run without Quarkus. */
+    public static ClusterSettings cluster(SeederConfig config) {
         SeederConfig.Kafka kafka = config.kafka();
         SeederConfig.Redis redis = config.redis();
         if (kafka.bootstrap().isEmpty() || redis.url().isEmpty()) {
@@ -128,6 +133,11 @@ public class Engines {
 
     /** The settings from configuration. */
     public EngineSettings settings() {
+        return settings(config);
+    }
+
+    /** The settings in {@code config}; also for the benchmarks, which run without Quarkus. */
+    public static EngineSettings settings(SeederConfig config) {
         EngineSettings defaults = EngineSettings.defaults(config.store().path());
         Optional<EngineSettings.S3Connection> s3 = config.s3().endpoint().map(endpoint -> new EngineSettings.S3Connection(
                 endpoint, config.s3().accessKey().orElse(""), config.s3().secretKey().orElse(""), config.s3().region()));

@@ -1,6 +1,7 @@
-package io.tileseeder.app.cli;
+package io.tileseeder.bench;
 
-import io.tileseeder.app.Engines;
+import io.tileseeder.app.cli.CliArgs;
+import io.tileseeder.app.cli.ExitCodes;
 import io.tileseeder.app.embedded.EmbeddedEngine;
 import io.tileseeder.app.embedded.EngineSettings;
 import io.tileseeder.grid.Metatile;
@@ -56,8 +57,6 @@ import picocli.CommandLine.Spec;
                 + "tiles/s of each and their ratio (bench/wms runs it against the dev MapServer)."})
 final class WmsBenchCommand implements Callable<Integer> {
 
-    private final Engines engines;
-
     @Spec
     CommandSpec spec;
 
@@ -82,10 +81,6 @@ final class WmsBenchCommand implements Callable<Integer> {
     @Option(names = "--s3", paramLabel = "s3://BUCKET/PREFIX", description = "Also seed into S3, a fresh prefix per run.")
     String s3;
 
-    WmsBenchCommand(Engines engines) {
-        this.engines = engines;
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -95,7 +90,7 @@ final class WmsBenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: --layer " + layer + " is not a wms layer of " + layers);
             return ExitCodes.USAGE;
         }
-        EngineSettings settings = engines.settings().withLayersFile(Optional.of(layers));
+        EngineSettings settings = BenchSettings.engine().withLayersFile(Optional.of(layers));
         if (threads != null) {
             settings = settings.withWorkerThreads(threads);
         }

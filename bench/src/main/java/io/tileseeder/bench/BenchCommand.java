@@ -1,6 +1,7 @@
-package io.tileseeder.app.cli;
+package io.tileseeder.bench;
 
-import io.tileseeder.app.Engines;
+import io.tileseeder.app.cli.CliArgs;
+import io.tileseeder.app.cli.ExitCodes;
 import io.tileseeder.app.embedded.EmbeddedEngine;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
@@ -35,8 +36,6 @@ import picocli.CommandLine.Spec;
                 "Run it through the seeder script, which caps the heap at 512 MB (SEEDER_JAVA_OPTS)."})
 final class BenchCommand implements Callable<Integer> {
 
-    private final Engines engines;
-
     @Spec
     CommandSpec spec;
 
@@ -58,10 +57,6 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--layers", paramLabel = "FILE", description = "Layer configuration (default: the bundled one).")
     Path layers;
-
-    BenchCommand(Engines engines) {
-        this.engines = engines;
-    }
 
     @Override
     public Integer call() throws Exception {
@@ -106,7 +101,7 @@ final class BenchCommand implements Callable<Integer> {
     private Result run(JobRequest request, int threads) throws IOException, InterruptedException, ExecutionException {
         Path folder = Files.createTempDirectory("seeder-bench");
         HeapSampler heap = new HeapSampler();
-        try (heap; EmbeddedEngine engine = EmbeddedEngine.start(engines.settings().withStore(folder.toString())
+        try (heap; EmbeddedEngine engine = EmbeddedEngine.start(BenchSettings.engine().withStore(folder.toString())
                 .withWorkerThreads(threads).withLayersFile(java.util.Optional.ofNullable(layers)))) {
             long start = System.nanoTime();
             JobStatus job = engine.jobs().submit(request, null);

@@ -16,11 +16,15 @@ public final class BenchMain {
         // The libraries log through JBoss LogManager (configured by logging.properties here), which must be the JDK's
         // log manager before anything logs; Quarkus's runner does the same for the app.
         System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SeederCommand());
         cli.addSubcommand(new BenchCommand());
         cli.addSubcommand(new CoordinatorBenchCommand());
         cli.addSubcommand(new WmsBenchCommand());
-        System.exit(ExitCodes.reportErrors(cli).execute(args));
+        return ExitCodes.reportErrors(cli);
     }
 
     /** Named {@code seeder} like the application's, since users run these as {@code seeder bench…}. */

@@ -59,7 +59,7 @@ public class Engines {
         return engine;
     }
 
-    /** Starts the embedded engine whatever the mode ({@code seeder seed} and {@code bench} seed in-process). */
+    /** Starts the embedded engine whatever the mode ({@code seeder seed} seeds in-process). */
     public synchronized Engine startEmbedded(Settings settings) {
         requireNothingRunning();
         engine = Engine.embedded(settings, metrics);
@@ -95,6 +95,11 @@ public class Engines {
 
     /** The distributed mode's services; names the missing settings. */
     public ClusterSettings cluster() {
+        return cluster(config);
+    }
+
+    /** The distributed mode's services in {@code config}; also for the benchmarks, which run without Quarkus. */
+    public static ClusterSettings cluster(SeederConfig config) {
         SeederConfig.Kafka kafka = config.kafka();
         SeederConfig.Redis redis = config.redis();
         if (kafka.bootstrap().isEmpty() || redis.url().isEmpty()) {

@@ -6,13 +6,16 @@ import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
-/** Parses the compact forms options take on the command line ({@code 0-5}, {@code W,S,E,N}, {@code 4x4}). */
-final class CliArgs {
+/**
+ * Parses the compact forms options take on the command line ({@code 0-5}, {@code W,S,E,N}, {@code 4x4}). Public for
+ * the benchmark commands (module {@code bench}), whose {@code --zoom} reads like {@code seed}'s.
+ */
+public final class CliArgs {
 
     private CliArgs() {
     }
 
-    static JobRequest.Zoom zoom(CommandSpec spec, String option, String text) {
+    public static JobRequest.Zoom zoom(CommandSpec spec, String option, String text) {
         String[] parts = text.trim().split("-", -1);
         try {
             if (parts.length == 1) {

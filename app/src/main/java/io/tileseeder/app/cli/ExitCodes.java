@@ -1,16 +1,20 @@
 package io.tileseeder.app.cli;
 
 import io.tileseeder.job.JobState;
+import picocli.CommandLine;
 
-/** Exit statuses of the command line, the same for every command that waits on a job. */
-final class ExitCodes {
+/**
+ * Exit statuses of the command line, the same for every command that waits on a job. Public for the benchmark
+ * commands (module {@code bench}), which the seeder script runs as {@code seeder bench…} with the same statuses.
+ */
+public final class ExitCodes {
 
-    static final int SUCCEEDED = 0;
+    public static final int SUCCEEDED = 0;
     /** Bad usage or a refused request. */
-    static final int USAGE = 1;
-    static final int FAILED = 2;
-    static final int CANCELLED = 3;
-    static final int TIMED_OUT = 4;
+    public static final int USAGE = 1;
+    public static final int FAILED = 2;
+    public static final int CANCELLED = 3;
+    public static final int TIMED_OUT = 4;
 
     private ExitCodes() {
     }
@@ -22,5 +26,20 @@ final class ExitCodes {
             case CANCELLED -> CANCELLED;
             default -> TIMED_OUT;
         };
+    }
+
+    /** Makes bad usage and a command's failure print one {@code error:} line and exit with {@link #USAGE}. */
+    public static CommandLine reportErrors(CommandLine cli) {
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine line = e.getCommandLine();
+            line.getErr().println("error: " + e.getMessage());
+            line.getErr().println("Run '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
+            return USAGE;
+        });
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return USAGE;
+        });
+        return cli;
     }
 }

@@ -31,22 +31,9 @@ public class SeederMain implements QuarkusApplication {
         cli.addSubcommand(new SeedCommand(engines));
         cli.addSubcommand(new ServeCommand(engines, access));
         cli.addSubcommand(new WorkerCommand(engines));
-        cli.addSubcommand(new BenchCommand(engines));
-        cli.addSubcommand(new CoordinatorBenchCommand(engines));
-        cli.addSubcommand(new WmsBenchCommand(engines));
         cli.addSubcommand(new SubmitCommand(token));
         cli.addSubcommand(new WaitCommand(token));
-        cli.setParameterExceptionHandler((e, args) -> {
-            CommandLine line = e.getCommandLine();
-            line.getErr().println("error: " + e.getMessage());
-            line.getErr().println("Run '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
-            return ExitCodes.USAGE;
-        });
-        cli.setExecutionExceptionHandler((e, line, parsed) -> {
-            line.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-            return ExitCodes.USAGE;
-        });
-        return cli;
+        return ExitCodes.reportErrors(cli);
     }
 
     @CommandLine.Command(name = "seeder", mixinStandardHelpOptions = true, version = "Tile Seeder 0.1.0",
@@ -59,7 +46,7 @@ public class SeederMain implements QuarkusApplication {
 
         @Override
         public void run() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, bench, submit or wait");
+            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, submit or wait");
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.tileseeder.app.cli;
+package io.tileseeder.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.file.FileTileStore;
@@ -11,7 +11,9 @@ import io.tileseeder.adapters.memory.LocalMetatileLock;
 import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
 import io.tileseeder.app.Engines;
+import io.tileseeder.app.cli.ExitCodes;
 import io.tileseeder.app.distributed.ClusterSettings;
+import io.tileseeder.app.settings.Settings;
 import io.tileseeder.coordinator.job.CoordinatorSettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobLimits;
@@ -62,22 +64,16 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
 
     private static final JobLimits NO_LIMIT = new JobLimits(Integer.MAX_VALUE, 32);
 
-    private final Engines engines;
-
     @Option(names = "--plan-zoom", defaultValue = "11", description = "Plan world z0-N to Kafka (default: ${DEFAULT-VALUE}).")
     int planZoom;
 
     @Option(names = "--heap-zoom", defaultValue = "14", description = "Plan world z0-N for the heap (default: ${DEFAULT-VALUE}).")
     int heapZoom;
 
-    CoordinatorBenchCommand(Engines engines) {
-        this.engines = engines;
-    }
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = new PrintWriter(System.out, true);
-        ClusterSettings cluster = engines.cluster();
+        ClusterSettings cluster = Engines.cluster(Settings.config(Map.of()));
         LayerCatalog layers = LayerCatalogFile.bundled();
         String run = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         RedissonClient redis = cluster.redis().connect(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);

@@ -1,7 +1,8 @@
-package io.tileseeder.app.cli;
+package io.tileseeder.bench;
 
 import io.tileseeder.app.Engine;
-import io.tileseeder.app.Engines;
+import io.tileseeder.app.cli.CliArgs;
+import io.tileseeder.app.cli.ExitCodes;
 import io.tileseeder.app.settings.Settings;
 import io.tileseeder.app.settings.Settings.StoreSettings;
 import io.tileseeder.grid.Metatile;
@@ -57,8 +58,6 @@ import picocli.CommandLine.Spec;
                 + "tiles/s of each and their ratio (bench/wms runs it against the dev MapServer)."})
 final class WmsBenchCommand implements Callable<Integer> {
 
-    private final Engines engines;
-
     @Spec
     CommandSpec spec;
 
@@ -82,10 +81,6 @@ final class WmsBenchCommand implements Callable<Integer> {
 
     @Option(names = "--s3", paramLabel = "s3://BUCKET/PREFIX", description = "Also seed into S3, a fresh prefix per run.")
     String s3;
-
-    WmsBenchCommand(Engines engines) {
-        this.engines = engines;
-    }
 
     @Override
     public Integer call() throws Exception {

@@ -1,7 +1,8 @@
-package io.tileseeder.app.cli;
+package io.tileseeder.bench;
 
 import io.tileseeder.app.Engine;
-import io.tileseeder.app.Engines;
+import io.tileseeder.app.cli.CliArgs;
+import io.tileseeder.app.cli.ExitCodes;
 import io.tileseeder.app.settings.Settings;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
@@ -37,8 +38,6 @@ import picocli.CommandLine.Spec;
                 "Run it through the seeder script, which caps the heap at 512 MB (SEEDER_JAVA_OPTS)."})
 final class BenchCommand implements Callable<Integer> {
 
-    private final Engines engines;
-
     @Spec
     CommandSpec spec;
 
@@ -60,10 +59,6 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--layers", paramLabel = "FILE", description = "Layer configuration (default: the bundled one).")
     Path layers;
-
-    BenchCommand(Engines engines) {
-        this.engines = engines;
-    }
 
     @Override
     public Integer call() throws Exception {

@@ -1,4 +1,4 @@
-package io.tileseeder.app.cli;
+package io.tileseeder.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

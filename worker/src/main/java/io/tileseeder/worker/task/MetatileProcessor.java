@@ -95,7 +95,8 @@ public final class MetatileProcessor {
 
     /**
      * Locks the metatile and encodes the tiles to write; empty if someone else holds its lock past the lock
-     * wait (try later). On success the lock stays held: pass the result to {@link #store} or {@link Prepared#abandon}.
+     * wait (try later). On success the lock stays held: pass the result to {@link #store}, or
+     * {@link Prepared#abandon} it.
      *
      * @throws IOException if the layer's data cannot be read or its upstream WMS fails
      */

@@ -156,11 +156,12 @@ final class StagePool<T extends StagePool.Held> {
         return held.get();
     }
 
-    /** Waits up to {@code wait} for room for one item; true if reserved: {@link #handOver} it, or {@link #unreserve}. */
+    /** Waits up to {@code wait} for room for one item; true if reserved, to be {@link #handOver handed over}. */
     boolean reserve(Duration wait) throws InterruptedException {
         return room.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /** Frees room reserved for an item that is not handed over after all. */
     void unreserve() {
         room.release();
     }
@@ -201,10 +202,14 @@ final class StagePool<T extends StagePool.Held> {
         inputDone = true;
     }
 
-    /** Interrupts the threads; what is at work is given back by its work, what waits by the stage. */
+    /**
+     * Interrupts the threads; what is at work is given back by its work, what waits by the stage. A thread of the
+     * stage that stops it is not interrupted: it is giving back its own task, which an interrupt could keep from
+     * reaching the queue or the gate.
+     */
     void stop() {
         stopped = true;
-        threads.forEach(Thread::interrupt);
+        threads.stream().filter(thread -> thread != Thread.currentThread()).forEach(Thread::interrupt);
     }
 
     /** Waits until every thread has ended or {@code deadline} ({@link System#nanoTime}) has passed. */

@@ -86,7 +86,7 @@ public final class TaskWorkers implements AutoCloseable {
     private volatile boolean running = true;
 
     /** A task whose job let it in: its delivery and the job's pass, held until its tiles are stored. */
-    private record Entered(Counted delivery, JobGate.Pass pass) implements StagePool.Held {
+    private record Entered(CountedDelivery delivery, JobGate.Pass pass) implements StagePool.Held {
         @Override
         public void giveBack() {
             pass.close();
@@ -165,6 +165,11 @@ public final class TaskWorkers implements AutoCloseable {
         return List.of(fetch, prepare, store);
     }
 
+    /**
+     * Stops the whole pipeline for a fatal failure; the first one is kept and logged. A stage that meets an
+     * {@link Error} while holding a task calls this before it gives the task back, so the task is not taken
+     * again, and then rethrows it, which ends its thread.
+     */
     private void fatal(PipelineStage stage, Throwable cause) {
         Failure first = new Failure(stage, Thread.currentThread().getName(), cause);
         if (failure.compareAndSet(null, first)) {
@@ -178,11 +183,15 @@ public final class TaskWorkers implements AutoCloseable {
 
     /** Takes one task, once prepare and store have room, and hands it to prepare if its job lets it in. */
     private void fetch() throws InterruptedException {
-        if (!store.awaitRoom(POLL) || !prepare.reserve(POLL)) {
+        if (!prepare.reserve(POLL)) {
             return;
         }
         boolean handedOver = false;
         try {
+            // Checked after prepare has room, that is after the task before was handed to store, if it was.
+            if (!store.awaitRoom(POLL)) {
+                return;
+            }
             Optional<TaskDelivery> taken = running ? queue.poll(POLL) : Optional.empty();
             if (taken.isPresent()) {
                 fetch.took();
@@ -202,7 +211,7 @@ public final class TaskWorkers implements AutoCloseable {
     /** Enters the task's job; true if handed to prepare, false if it has its verdict. */
     private boolean enter(TaskDelivery taken) throws InterruptedException {
         metrics.delivered(taken.deliveryCount());
-        Counted delivery = new Counted(taken);
+        CountedDelivery delivery = new CountedDelivery(taken, metrics);
         if (!running) {
             // Taken while close() began: give it back untouched.
             delivery.release();
@@ -211,7 +220,11 @@ public final class TaskWorkers implements AutoCloseable {
         Optional<JobGate.Pass> entered;
         try {
             entered = patiently(delivery, () -> gate.enter(delivery.task().jobId()));
-        } catch (InterruptedException | Error e) {
+        } catch (InterruptedException e) {
+            delivery.release();
+            throw e;
+        } catch (Error e) {
+            fatal(PipelineStage.FETCH, e);
             delivery.release();
             throw e;
         } catch (Exception e) {
@@ -231,11 +244,15 @@ public final class TaskWorkers implements AutoCloseable {
 
     /** Renders and encodes the task's metatile under its pass, then hands it to store. */
     private void prepare(Entered entered) throws InterruptedException {
-        Counted delivery = entered.delivery();
+        CountedDelivery delivery = entered.delivery();
         Optional<MetatileProcessor.Prepared> prepared;
         try {
             prepared = patiently(delivery, entered.pass(), () -> processor.prepare(delivery.task()));
-        } catch (InterruptedException | Error e) {
+        } catch (InterruptedException e) {
+            entered.giveBack();
+            throw e;
+        } catch (Error e) {
+            fatal(PipelineStage.PREPARE, e);
             entered.giveBack();
             throw e;
         } catch (Exception e) {
@@ -253,7 +270,11 @@ public final class TaskWorkers implements AutoCloseable {
             while (!store.reserve(SLOT_WAIT)) {
                 delivery.renew();
             }
-        } catch (InterruptedException | Error e) {
+        } catch (InterruptedException e) {
+            encoded.giveBack();
+            throw e;
+        } catch (Error e) {
+            fatal(PipelineStage.PREPARE, e);
             encoded.giveBack();
             throw e;
         }
@@ -263,7 +284,7 @@ public final class TaskWorkers implements AutoCloseable {
     // ---- store, then report ---------------------------------------------------------------------------------
 
     private void store(Encoded encoded) {
-        Counted delivery = encoded.entered().delivery();
+        CountedDelivery delivery = encoded.entered().delivery();
         JobGate.Pass pass = encoded.entered().pass();
         try {
             if (pass.jobFinal()) {
@@ -295,6 +316,7 @@ public final class TaskWorkers implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         } catch (Error e) {
+            fatal(PipelineStage.STORE, e);
             pass.close();
             delivery.release();
             throw e;
@@ -368,54 +390,6 @@ public final class TaskWorkers implements AutoCloseable {
     private static String describe(Exception e) {
         String message = e.getMessage();
         return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
-    }
-
-    /** A delivery whose verdict is counted, and leaves the tasks in flight. */
-    private final class Counted implements TaskDelivery {
-        private final TaskDelivery delivery;
-
-        Counted(TaskDelivery delivery) {
-            this.delivery = delivery;
-        }
-
-        @Override
-        public MetatileTask task() {
-            return delivery.task();
-        }
-
-        @Override
-        public int deliveryCount() {
-            return delivery.deliveryCount();
-        }
-
-        @Override
-        public void accept() {
-            metrics.verdict(WorkerMetrics.TaskOutcome.SUCCEEDED);
-            delivery.accept();
-        }
-
-        /** Accepts a task of a job that is final or unknown, with nothing written. */
-        void drop() {
-            metrics.dropped();
-            delivery.accept();
-        }
-
-        @Override
-        public void release() {
-            metrics.verdict(WorkerMetrics.TaskOutcome.RELEASED);
-            delivery.release();
-        }
-
-        @Override
-        public void reject() {
-            metrics.verdict(WorkerMetrics.TaskOutcome.FAILED);
-            delivery.reject();
-        }
-
-        @Override
-        public void renew() {
-            delivery.renew();
-        }
     }
 
     /**

@@ -63,7 +63,7 @@ public final class MetatileProcessor {
 
     /**
      * A metatile whose tiles are encoded and not yet stored; it holds the metatile's lock until
-     * {@link #store} (or {@link #abandon}).
+     * {@link #store} (or {@link Prepared#abandon}).
      */
     public static final class Prepared {
         private final MetatileLock.Lease lease;
@@ -80,6 +80,11 @@ public final class MetatileProcessor {
             this.counts = counts;
             this.truncate = truncate;
         }
+
+        /** Gives up the metatile without storing it, releasing its lock. */
+        public void abandon() {
+            lease.close();
+        }
     }
 
     /** Both stages on the calling thread: {@link #prepare}, then {@link #store}. */
@@ -90,7 +95,8 @@ public final class MetatileProcessor {
 
     /**
      * Locks the metatile and encodes the tiles to write; empty if someone else holds its lock past the lock
-     * wait (try later). On success the lock stays held: pass the result to {@link #store} or {@link #abandon}.
+     * wait (try later). On success the lock stays held: pass the result to {@link #store}, or
+     * {@link Prepared#abandon} it.
      *
      * @throws IOException if the layer's data cannot be read or its upstream WMS fails
      */
@@ -115,7 +121,7 @@ public final class MetatileProcessor {
      * Writes (or deletes) the prepared tiles; returns once all are durable, then releases the lock.
      *
      * @throws StoreUnavailableException if the store is unreachable: the lock stays held, so the caller may call
-     *                                   this again once it is back, or {@link #abandon} the metatile
+     *                                   this again once it is back, or {@link Prepared#abandon} the metatile
      * @throws IOException               if the store fails otherwise; nothing half-written is left, and the lock is
      *                                   released
      */
@@ -147,11 +153,6 @@ public final class MetatileProcessor {
                 prepared.lease.close();
             }
         }
-    }
-
-    /** Gives up a prepared metatile without storing it, releasing its lock. */
-    public void abandon(Prepared prepared) {
-        prepared.lease.close();
     }
 
     private Prepared truncate(MetatileTask task, MetatileLock.Lease lease) {

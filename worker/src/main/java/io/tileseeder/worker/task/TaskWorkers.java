@@ -8,24 +8,28 @@ import io.tileseeder.port.JobGate;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
+import io.tileseeder.worker.task.WorkerMetrics.PipelineStage;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The worker's two stages, each on a bounded pool: {@code threads} threads take tasks from the queue and
- * prepare them (render and encode, CPU-bound), and hand each prepared metatile to the store stage
- * ({@code storeThreads}, I/O-bound). A thread fetches a task only when it is free and a store slot is free,
- * so a busy worker stops fetching, and at most {@code threads + storeThreads} metatiles are in memory.
+ * The worker pipeline, as its tasks flow through its named stages, each on threads of its own and bounded:
+ * <pre>
+ *   fetch (1 thread)          take a task from the queue, enter its job through the gate
+ *   prepare ({@code threads})       lock → check what exists → render → cut → encode (CPU)
+ *   store ({@code storeThreads})    write every tile durably, release the lock (I/O)
+ *   report                    publish the task's result, wait for its acknowledgement, then accept the task
+ * </pre>
+ * Fetch takes a task only once prepare has room for it and store has room for one more, so a full pipeline
+ * stops fetching and holds at most {@code threads + storeThreads} tasks (what a queue must let out at once).
+ * Report is no pool of its own: each result is published by the thread that decides the task's verdict (store,
+ * or the stage the task failed in), so that no task is held beyond that bound waiting for a reporter. Every
+ * stage reports what it holds as {@code seeder_worker_stage_queue{stage}}.
  *
  * <p>Verdicts: the result is published first, then the task accepted. A failure is released for another
  * delivery until the task has been delivered {@code maxDeliveries} times; then its FAILED result is
@@ -39,7 +43,12 @@ import java.util.logging.Logger;
  * <p>An unreachable dependency (Redis behind the gate or the locks, the store, Kafka for the result, an upstream
  * WMS) is not the task's fault: the thread keeps the task (renewing it) and tries again with backoff, for at most
  * the outage budget ({@link Outages#patiently}), instead of spending the task's deliveries. While a dependency
- * is down every slot fills with waiting tasks, so the worker stops fetching.
+ * is down every stage fills with waiting tasks, so the worker stops fetching.
+ *
+ * <p>A fatal failure (an {@link Error}, or an unexpected exception escaping a stage, such as a task queue whose
+ * consumer died) stops the whole pipeline: it is logged, every task held is given back, and {@link #failure}
+ * and {@link #deadThreads} name it, so liveness fails and the process is restarted rather than left running
+ * with a stage missing.
  *
  * <p>{@link #close} drains: no task is taken any more, and the metatiles being rendered or stored are finished
  * and reported for at most {@code drainTimeout}; what is still at work then is interrupted and given back.
@@ -48,23 +57,51 @@ public final class TaskWorkers implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(TaskWorkers.class.getName());
     private static final Duration POLL = Duration.ofMillis(200);
-    /** How long a render thread waits for a store slot before it renews its task and waits again. */
+    /** How long a prepare thread waits for room in the store stage before it renews its task and waits again. */
     private static final Duration SLOT_WAIT = Duration.ofSeconds(5);
     /** How long {@link #close} waits, after the drain, for interrupted threads to give back their tasks. */
     private static final Duration GIVE_BACK = Duration.ofSeconds(10);
 
+    /** The first fatal failure: the stage, the thread it killed, and what it was. */
+    public record Failure(PipelineStage stage, String thread, Throwable cause) {
+        @Override
+        public String toString() {
+            return thread + " (" + stage.tag() + " stage) stopped the pipeline: " + cause;
+        }
+    }
+
     private final TaskQueue queue;
-    private final MetatileProcessor processor;
     private final ResultSink results;
     private final JobGate gate;
+    private final MetatileProcessor processor;
     private final int maxDeliveries;
     private final Outages outages;
     private final Duration drainTimeout;
     private final WorkerMetrics metrics;
-    private final List<Thread> threads = new ArrayList<>();
-    private final ThreadPoolExecutor storeStage;
-    private final Semaphore storeSlots;
+    private final AtomicInteger reporting = new AtomicInteger();
+    private final AtomicReference<Failure> failure = new AtomicReference<>();
+    private final StagePool<StagePool.Held> fetch;
+    private final StagePool<Entered> prepare;
+    private final StagePool<Encoded> store;
     private volatile boolean running = true;
+
+    /** A task whose job let it in: its delivery and the job's pass, held until its tiles are stored. */
+    private record Entered(CountedDelivery delivery, JobGate.Pass pass) implements StagePool.Held {
+        @Override
+        public void giveBack() {
+            pass.close();
+            delivery.release();
+        }
+    }
+
+    /** A task whose metatile is encoded and locked, to be stored. */
+    private record Encoded(Entered entered, MetatileProcessor.Prepared prepared) implements StagePool.Held {
+        @Override
+        public void giveBack() {
+            prepared.abandon();
+            entered.giveBack();
+        }
+    }
 
     /**
      * @param threads       metatiles rendered and encoded at once (default: 2 × cores)
@@ -80,15 +117,6 @@ public final class TaskWorkers implements AutoCloseable {
         if (threads < 1 || storeThreads < 1 || maxDeliveries < 1) {
             throw new IllegalArgumentException("need at least one thread of each stage and one delivery");
         }
-        AtomicInteger n = new AtomicInteger();
-        this.storeStage = new ThreadPoolExecutor(storeThreads, storeThreads, 1, TimeUnit.MINUTES,
-                new ArrayBlockingQueue<>(storeThreads), r -> {
-                    Thread thread = new Thread(r, "seeder-store-" + n.getAndIncrement());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        this.storeStage.allowCoreThreadTimeOut(true);
-        this.storeSlots = new Semaphore(storeThreads);
         this.queue = queue;
         this.processor = processor;
         this.results = results;
@@ -97,150 +125,185 @@ public final class TaskWorkers implements AutoCloseable {
         this.outages = outages;
         this.drainTimeout = drainTimeout;
         this.metrics = processor.metrics();
-        for (int i = 0; i < threads; i++) {
-            Thread thread = new Thread(this::run, "seeder-worker-" + i);
-            thread.setDaemon(true);
-            this.threads.add(thread);
+        StagePool.Owner owner = new StagePool.Owner() {
+            @Override
+            public boolean running() {
+                return running;
+            }
+
+            @Override
+            public void failed(PipelineStage stage, Throwable cause) {
+                fatal(stage, cause);
+            }
+        };
+        this.store = StagePool.fed(PipelineStage.STORE, storeThreads, this::store, owner);
+        this.prepare = StagePool.fed(PipelineStage.PREPARE, threads, this::prepare, owner);
+        this.fetch = StagePool.source(PipelineStage.FETCH, this::fetch, owner);
+        for (StagePool<?> stage : stages()) {
+            metrics.watch(stage.stage(), stage.capacity(), stage::held);
         }
-        this.threads.forEach(Thread::start);
+        // Each thread reports the tasks whose verdict it decides.
+        metrics.watch(PipelineStage.REPORT, 1 + threads + storeThreads, reporting::get);
+        stages().forEach(StagePool::start);
     }
 
     public int threads() {
-        return threads.size();
+        return prepare.capacity();
     }
 
-    /** The worker threads that died while the workers run (none ever should: each loop survives its errors). */
+    /** The fatal failure that stopped the pipeline; empty while it runs (or was only closed). */
+    public Optional<Failure> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** The threads that stopped the pipeline, with the reason; empty while it runs or after a plain close. */
     public List<String> deadThreads() {
-        if (!running) {
-            return List.of();
-        }
-        return threads.stream().filter(thread -> !thread.isAlive()).map(Thread::getName).toList();
+        return failure().map(f -> List.of(f.toString())).orElse(List.of());
     }
 
-    private void run() {
-        while (running) {
-            try {
-                storeSlots.acquire();
-                Optional<TaskDelivery> delivery;
+    private List<StagePool<?>> stages() {
+        return List.of(fetch, prepare, store);
+    }
+
+    /**
+     * Stops the whole pipeline for a fatal failure; the first one is kept and logged. A stage that meets an
+     * {@link Error} while holding a task calls this before it gives the task back, so the task is not taken
+     * again, and then rethrows it, which ends its thread.
+     */
+    private void fatal(PipelineStage stage, Throwable cause) {
+        Failure first = new Failure(stage, Thread.currentThread().getName(), cause);
+        if (failure.compareAndSet(null, first)) {
+            LOG.log(Level.SEVERE, "the worker pipeline stops: " + first, cause);
+            running = false;
+            stages().forEach(StagePool::stop);
+        }
+    }
+
+    // ---- fetch ----------------------------------------------------------------------------------------------
+
+    /** Takes one task, once prepare and store have room, and hands it to prepare if its job lets it in. */
+    private void fetch() throws InterruptedException {
+        if (!prepare.reserve(POLL)) {
+            return;
+        }
+        boolean handedOver = false;
+        try {
+            // Checked after prepare has room, that is after the task before was handed to store, if it was.
+            if (!store.awaitRoom(POLL)) {
+                return;
+            }
+            Optional<TaskDelivery> taken = running ? queue.poll(POLL) : Optional.empty();
+            if (taken.isPresent()) {
+                fetch.took();
                 try {
-                    delivery = running ? queue.poll(POLL) : Optional.empty();
+                    handedOver = enter(taken.get());
                 } finally {
-                    storeSlots.release();
+                    fetch.passedOn();
                 }
-                if (delivery.isPresent()) {
-                    handle(delivery.get());
-                }
-            } catch (InterruptedException e) {
-                if (!running) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                LOG.log(Level.SEVERE, "worker loop failed; continuing", e);
+            }
+        } finally {
+            if (!handedOver) {
+                prepare.unreserve();
             }
         }
     }
 
-    private void handle(TaskDelivery taken) throws InterruptedException {
+    /** Enters the task's job; true if handed to prepare, false if it has its verdict. */
+    private boolean enter(TaskDelivery taken) throws InterruptedException {
         metrics.delivered(taken.deliveryCount());
-        MetatileTask task = taken.task();
+        CountedDelivery delivery = new CountedDelivery(taken, metrics);
         if (!running) {
             // Taken while close() began: give it back untouched.
-            metrics.verdict(WorkerMetrics.TaskOutcome.RELEASED);
-            taken.release();
-            return;
+            delivery.release();
+            return false;
         }
-        TaskDelivery delivery = new Counted(taken);
         Optional<JobGate.Pass> entered;
         try {
-            entered = patiently(delivery, () -> gate.enter(task.jobId()));
+            entered = patiently(delivery, () -> gate.enter(delivery.task().jobId()));
         } catch (InterruptedException e) {
+            delivery.release();
+            throw e;
+        } catch (Error e) {
+            fatal(PipelineStage.FETCH, e);
             delivery.release();
             throw e;
         } catch (Exception e) {
             failed(delivery, e);
-            return;
+            return false;
         }
         if (entered.isEmpty()) {
             // The job is final or unknown: nothing of it is rendered or written any more.
-            metrics.dropped();
-            taken.accept();
-            return;
+            delivery.drop();
+            return false;
         }
-        JobGate.Pass pass = entered.get();
-        try {
-            prepareAndHandOver(delivery, pass);
-        } catch (Error e) {
-            pass.close();
-            delivery.release();
-            throw e;
-        }
+        prepare.handOver(new Entered(delivery, entered.get()));
+        return true;
     }
 
-    /** Renders and encodes the task's metatile under its pass, then hands it to the store stage. */
-    private void prepareAndHandOver(TaskDelivery delivery, JobGate.Pass pass) throws InterruptedException {
+    // ---- prepare --------------------------------------------------------------------------------------------
+
+    /** Renders and encodes the task's metatile under its pass, then hands it to store. */
+    private void prepare(Entered entered) throws InterruptedException {
+        CountedDelivery delivery = entered.delivery();
         Optional<MetatileProcessor.Prepared> prepared;
         try {
-            prepared = patiently(delivery, pass, () -> processor.prepare(delivery.task()));
+            prepared = patiently(delivery, entered.pass(), () -> processor.prepare(delivery.task()));
         } catch (InterruptedException e) {
-            pass.close();
-            delivery.release();
+            entered.giveBack();
+            throw e;
+        } catch (Error e) {
+            fatal(PipelineStage.PREPARE, e);
+            entered.giveBack();
             throw e;
         } catch (Exception e) {
-            pass.close();
+            entered.pass().close();
             failed(delivery, e);
             return;
         }
         if (prepared.isEmpty()) {
-            pass.close();
-            delivery.release();
+            entered.giveBack(); // its metatile is locked elsewhere: try again later
             return;
         }
+        Encoded encoded = new Encoded(entered, prepared.get());
         try {
-            // A full store stage (the store down, every slot waiting for it): keep the task while waiting.
-            while (!storeSlots.tryAcquire(SLOT_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+            // A full store stage (the store down, every thread waiting for it): keep the task while waiting.
+            while (!store.reserve(SLOT_WAIT)) {
                 delivery.renew();
             }
         } catch (InterruptedException e) {
-            processor.abandon(prepared.get());
-            pass.close();
-            delivery.release();
+            encoded.giveBack();
+            throw e;
+        } catch (Error e) {
+            fatal(PipelineStage.PREPARE, e);
+            encoded.giveBack();
             throw e;
         }
-        try {
-            storeStage.execute(() -> store(delivery, pass, prepared.get()));
-        } catch (RejectedExecutionException e) {
-            // Shutting down between taking the slot and handing over: give the task back untouched.
-            storeSlots.release();
-            processor.abandon(prepared.get());
-            pass.close();
-            delivery.release();
-        }
+        store.handOver(encoded);
     }
 
-    private void store(TaskDelivery delivery, JobGate.Pass pass, MetatileProcessor.Prepared prepared) {
+    // ---- store, then report ---------------------------------------------------------------------------------
+
+    private void store(Encoded encoded) {
+        CountedDelivery delivery = encoded.entered().delivery();
+        JobGate.Pass pass = encoded.entered().pass();
         try {
             if (pass.jobFinal()) {
                 // The job ended while its metatile was rendered: write nothing of it.
-                processor.abandon(prepared);
+                encoded.prepared().abandon();
                 pass.close();
-                metrics.dropped();
-                delivery.accept();
+                delivery.drop();
                 return;
             }
             TileCounts counts;
             try {
-                counts = patiently(delivery, pass, () -> processor.store(prepared));
+                counts = patiently(delivery, pass, () -> processor.store(encoded.prepared()));
             } catch (Exception e) {
-                processor.abandon(prepared); // the store kept the lock for another try: give it up now
+                encoded.prepared().abandon(); // the store kept the lock for another try: give it up now
                 throw e;
             } finally {
                 pass.close(); // every tile of the task is written, or none will be by this delivery
             }
-            TaskResult result = TaskResult.succeeded(delivery.task(), counts);
-            patiently(delivery, () -> {
-                results.publish(result);
-                return result;
-            });
+            report(delivery, TaskResult.succeeded(delivery.task(), counts));
             metrics.tiles(counts);
             delivery.accept();
         } catch (InterruptedException e) {
@@ -253,11 +316,26 @@ public final class TaskWorkers implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         } catch (Error e) {
+            fatal(PipelineStage.STORE, e);
             pass.close();
             delivery.release();
             throw e;
+        }
+    }
+
+    /**
+     * The report stage: publishes the task's result and waits for its acknowledgement, keeping the task (renewed)
+     * while the result sink is unavailable. Only once this returns may the task be accepted or rejected.
+     */
+    private void report(TaskDelivery delivery, TaskResult result) throws Exception {
+        reporting.incrementAndGet();
+        try {
+            patiently(delivery, () -> {
+                results.publish(result);
+                return result;
+            });
         } finally {
-            storeSlots.release();
+            reporting.decrementAndGet();
         }
     }
 
@@ -288,12 +366,8 @@ public final class TaskWorkers implements AutoCloseable {
             LOG.warning(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
                     + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
             TileCounts counts = new TileCounts(0, 0, 0, 0, task.tiles().count(), 0);
-            TaskResult result = TaskResult.failed(task, counts, reason);
             try {
-                patiently(delivery, () -> {
-                    results.publish(result);
-                    return result;
-                });
+                report(delivery, TaskResult.failed(task, counts, reason));
             } catch (InterruptedException interrupted) {
                 delivery.release();
                 throw interrupted;
@@ -318,78 +392,32 @@ public final class TaskWorkers implements AutoCloseable {
         return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }
 
-    /** A delivery whose verdict is counted, and leaves the tasks in flight. */
-    private final class Counted implements TaskDelivery {
-        private final TaskDelivery delivery;
-
-        Counted(TaskDelivery delivery) {
-            this.delivery = delivery;
-        }
-
-        @Override
-        public MetatileTask task() {
-            return delivery.task();
-        }
-
-        @Override
-        public int deliveryCount() {
-            return delivery.deliveryCount();
-        }
-
-        @Override
-        public void accept() {
-            metrics.verdict(WorkerMetrics.TaskOutcome.SUCCEEDED);
-            delivery.accept();
-        }
-
-        @Override
-        public void release() {
-            metrics.verdict(WorkerMetrics.TaskOutcome.RELEASED);
-            delivery.release();
-        }
-
-        @Override
-        public void reject() {
-            metrics.verdict(WorkerMetrics.TaskOutcome.FAILED);
-            delivery.reject();
-        }
-
-        @Override
-        public void renew() {
-            delivery.renew();
-        }
-    }
-
     /**
-     * Drains, then stops: takes no more tasks, lets the metatiles being rendered and stored finish and be
-     * reported for at most the drain timeout, then interrupts what is still at work, whose tasks are given back.
+     * Drains, then stops: takes no more tasks, lets each stage finish what it holds, upstream first, for at most
+     * the drain timeout, then interrupts what is still at work, whose tasks are given back.
      */
     @Override
     public void close() {
         running = false;
         long deadline = System.nanoTime() + drainTimeout.toNanos();
         try {
-            joinAll(deadline);
-            // Every render thread has handed over its metatile, or is interrupted now and gives its task back.
-            threads.forEach(Thread::interrupt);
-            joinAll(System.nanoTime() + GIVE_BACK.toNanos());
-            storeStage.shutdown();
-            if (!storeStage.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                storeStage.shutdownNow();
-                storeStage.awaitTermination(GIVE_BACK.toNanos(), TimeUnit.NANOSECONDS);
+            fetch.join(deadline);
+            prepare.inputDone();
+            prepare.join(deadline);
+            store.inputDone();
+            store.join(deadline);
+            stages().forEach(StagePool::stop);
+            long givenBack = System.nanoTime() + GIVE_BACK.toNanos();
+            for (StagePool<?> stage : stages()) {
+                stage.join(givenBack);
             }
         } catch (InterruptedException e) {
-            storeStage.shutdownNow();
+            stages().forEach(StagePool::stop);
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private void joinAll(long deadline) throws InterruptedException {
-        for (Thread thread : threads) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-                thread.join(Duration.ofNanos(left));
-            }
+        } finally {
+            // Handed over after a stage's threads had ended (its feeder outlasted the drain): give it back.
+            prepare.giveBackWaiting();
+            store.giveBackWaiting();
         }
     }
 }

@@ -16,13 +16,16 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
  * The worker pipeline's meters, all made up front so that recording costs an add and no tag lookup. Names as
  * Prometheus scrapes them: {@code seeder_tiles_total{outcome}}, {@code seeder_worker_stage_seconds{stage}} (a
  * histogram per metatile), {@code seeder_metatiles_rendered_total}, {@code seeder_tasks_in_flight},
- * {@code seeder_tasks_total{outcome}}, {@code seeder_task_deliveries_total},
+ * {@code seeder_tasks_total{outcome}}, {@code seeder_worker_stage_queue{stage}} and
+ * {@code seeder_worker_stage_capacity{stage}} (tasks each named stage of the pipeline holds, and its bound),
+ * {@code seeder_task_deliveries_total},
  * {@code seeder_task_redeliveries_total}, {@code seeder_lock_contended_total}, {@code seeder_store_retries_total},
  * {@code seeder_store_errors_total}, {@code seeder_upstream_requests_total{upstream}} and
  * {@code seeder_upstream_errors_total{upstream}}. Labels are bounded: outcomes, stages, and the upstreams the
@@ -35,6 +38,19 @@ public final class WorkerMetrics {
 
     /** The pipeline's stages, as timed per metatile. */
     public enum Stage { LOCK, CHECK, RENDER, ENCODE, STORE }
+
+    /**
+     * The pipeline's named stages, each on threads of its own with a bound ({@link TaskWorkers}); the timed
+     * {@link Stage}s are steps inside prepare (lock to encode) and store.
+     */
+    public enum PipelineStage {
+        FETCH, PREPARE, STORE, REPORT;
+
+        /** As the stage is named in metrics and thread names. */
+        public String tag() {
+            return lower(this);
+        }
+    }
 
     /** Task verdicts as counted: accepted after its result, released for another try, or recorded FAILED. */
     public enum TaskOutcome { SUCCEEDED, RELEASED, FAILED, DROPPED }
@@ -124,6 +140,20 @@ public final class WorkerMetrics {
                             .register(registry);
                 });
         return this;
+    }
+
+    /**
+     * Reports how many tasks {@code stage} holds (waiting for one of its threads, or at work) and how many it
+     * may hold at most. A second pipeline on the same registry does not add to these gauges: the first one
+     * registered is reported.
+     */
+    void watch(PipelineStage stage, int capacity, IntSupplier held) {
+        Gauge.builder("seeder.worker.stage.queue", held, IntSupplier::getAsInt).tag("stage", stage.tag())
+                .strongReference(true)
+                .description("Tasks a stage of the worker pipeline holds: waiting for one of its threads or at work")
+                .register(registry);
+        Gauge.builder("seeder.worker.stage.capacity", () -> capacity).tag("stage", stage.tag())
+                .description("Tasks a stage of the worker pipeline may hold at most").register(registry);
     }
 
     void stage(Stage stage, long nanos) {

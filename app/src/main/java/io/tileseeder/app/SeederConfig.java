@@ -20,22 +20,31 @@ public interface SeederConfig {
     @WithDefault("embedded")
     String mode();
 
+    /** Where tiles are written. */
     Store store();
 
+    /** Kafka: the task, result and event topics (distributed mode). */
     Kafka kafka();
 
+    /** Redis: job records, progress, the job gate and the metatile locks (distributed mode). */
     Redis redis();
 
+    /** The layer catalogue. */
     Layers layers();
 
+    /** Upstream WMS sources. */
     Wms wms();
 
+    /** The metatile pipeline of this process (embedded engine or {@code seeder worker}). */
     Workers workers();
 
+    /** The S3 endpoint of an {@code s3://} store. */
     S3 s3();
 
+    /** What jobs and clients may ask of the coordinator. */
     Limits limits();
 
+    /** Who may call the API. */
     Auth auth();
 
     /**
@@ -68,12 +77,15 @@ public interface SeederConfig {
         /** e.g. {@code 127.0.0.1:9092}. */
         Optional<String> bootstrap();
 
+        /** Metatile tasks, from the planner to the workers' share group. */
         @WithDefault("seeder.tasks")
         String tasksTopic();
 
+        /** Task results, from the workers to the coordinators (after the tiles are stored). */
         @WithDefault("seeder.task-results")
         String resultsTopic();
 
+        /** Final job events (CloudEvents), for pipelines that wait on jobs. */
         @WithDefault("seeder.job-events")
         String eventsTopic();
 
@@ -139,10 +151,13 @@ public interface SeederConfig {
         /** e.g. {@code http://127.0.0.1:9000}. */
         Optional<String> endpoint();
 
+        /** The access key (MinIO: the user). */
         Optional<String> accessKey();
 
+        /** The secret key (MinIO: the password). */
         Optional<String> secretKey();
 
+        /** The S3 region requests are signed for. */
         @WithDefault("us-east-1")
         String region();
     }

@@ -1,6 +1,8 @@
 package io.tileseeder.app.embedded;
 
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.s3.S3Location;
+import io.tileseeder.adapters.s3.S3Options;
 import io.tileseeder.adapters.s3.S3TileStore;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.port.TileStore;
@@ -121,13 +123,13 @@ public record EngineSettings(String store, Optional<S3Connection> s3, Optional<P
                         e);
             }
         }
-        S3TileStore.Location location = S3TileStore.Location.parse(store);
+        S3Location location = S3Location.parse(store);
         S3Connection connection = s3.orElseThrow(() -> new IllegalArgumentException(
                 "the store " + store + " needs an S3 endpoint: set seeder.s3.endpoint, "
                         + "seeder.s3.access-key and seeder.s3.secret-key (SEEDER_S3_ENDPOINT, ...)"));
         try {
             return new S3TileStore(connection.endpoint(), connection.accessKey(), connection.secretKey(),
-                    connection.region(), location, S3TileStore.Options.defaults());
+                    connection.region(), location, S3Options.defaults());
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }

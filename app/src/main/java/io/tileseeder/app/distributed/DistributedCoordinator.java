@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.adapters.kafka.KafkaClients;
 import io.tileseeder.adapters.kafka.KafkaJobEventSink;
 import io.tileseeder.adapters.kafka.KafkaResultConsumer;
-import io.tileseeder.adapters.kafka.KafkaTaskQueue;
+import io.tileseeder.adapters.kafka.KafkaTopics;
 import io.tileseeder.app.Engine;
 import io.tileseeder.app.embedded.EngineSettings;
 import io.tileseeder.coordinator.job.JobService;
@@ -48,7 +48,7 @@ public final class DistributedCoordinator implements Engine {
                 services.outages(), Clock.systemUTC(), settings.maxRunningJobs(), settings.maxWaiters(), settings.queueCapacity(), RECOVER_EVERY, registry));
         // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
-            KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
+            KafkaTopics.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
         }
         this.results = services.add(new KafkaResultConsumer(KafkaResultConsumer.Config
                 .defaults(cluster.kafkaBootstrap()).withTopic(cluster.resultsTopic())

@@ -5,6 +5,7 @@ import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.kafka.KafkaClients;
 import io.tileseeder.adapters.kafka.KafkaResultConsumer;
 import io.tileseeder.adapters.kafka.KafkaTaskQueue;
+import io.tileseeder.adapters.kafka.KafkaTopics;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.adapters.memory.LocalMetatileLock;
@@ -94,7 +95,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
 
                 String topic = run + ".task-results";
                 try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
-                    KafkaTaskQueue.ensureTopic(admin, topic, cluster.partitions());
+                    KafkaTopics.ensureTopic(admin, topic, cluster.partitions());
                 }
                 produceResults(cluster.kafkaBootstrap(), topic, job.id(), tasks);
                 start = System.nanoTime();

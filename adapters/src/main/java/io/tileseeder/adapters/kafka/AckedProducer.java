@@ -70,7 +70,7 @@ public final class AckedProducer implements AutoCloseable {
     public AckedProducer(Config config) {
         this.config = config;
         try (Admin admin = KafkaClients.admin(config.bootstrapServers(), config.clientProperties())) {
-            KafkaTaskQueue.ensureTopic(admin, config.topic(), config.partitions());
+            KafkaTopics.ensureTopic(admin, config.topic(), config.partitions());
         }
         this.producer = new KafkaProducer<>(KafkaClients.durableProducer(config.bootstrapServers(),
                 config.clientProperties(), config.ackTimeout()), new StringSerializer(), new ByteArraySerializer());

@@ -51,6 +51,10 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         return open();
     }
 
+    private Admin admin() {
+        return KafkaClients.admin(config.bootstrapServers(), config.clientProperties());
+    }
+
     private KafkaTaskQueue open() {
         KafkaTaskQueue q = new KafkaTaskQueue(config);
         opened.add(q);
@@ -63,23 +67,13 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         if (config == null) {
             return;
         }
-        try (Admin admin = KafkaTaskQueue.admin(config)) {
+        try (Admin admin = admin()) {
             try {
                 admin.deleteShareGroups(List.of(config.groupId())).all().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 System.err.println("(cleanup) could not delete share group " + config.groupId() + ": " + e);
             }
             admin.deleteTopics(List.of(config.topic())).all().get(30, TimeUnit.SECONDS);
-        }
-    }
-
-    @Test
-    void ensureTopicIsIdempotent() throws Exception {
-        try (Admin admin = KafkaTaskQueue.admin(config)) {
-            KafkaTaskQueue.ensureTopic(admin, config.topic(), 3);
-            KafkaTaskQueue.ensureTopic(admin, config.topic(), 3);
-            assertThat(admin.describeTopics(List.of(config.topic())).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get(config.topic()).partitions()).hasSize(3);
         }
     }
 
@@ -120,7 +114,7 @@ class KafkaTaskQueueIT extends TaskQueueContract {
 
     /** The broker's own view: no partition of the group has anything left (lag 0), acknowledged durably. */
     private void assertNothingLeftInTheGroup() throws Exception {
-        try (Admin admin = KafkaTaskQueue.admin(config)) {
+        try (Admin admin = admin()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             long lag;
             do {
@@ -170,7 +164,7 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         queue.flush();
 
         // Durable before anyone consumes: the topic already holds every task.
-        try (Admin admin = KafkaTaskQueue.admin(config)) {
+        try (Admin admin = admin()) {
             Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
             for (int p = 0; p < config.partitions(); p++) {
                 latest.put(new TopicPartition(config.topic(), p), OffsetSpec.latest());

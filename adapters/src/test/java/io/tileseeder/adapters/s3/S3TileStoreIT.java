@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.minio.StatObjectArgs;
 import io.minio.StatObjectResponse;
 import io.tileseeder.adapters.TileStoreContract;
-import io.tileseeder.adapters.s3.S3TileStore.Location;
-import io.tileseeder.adapters.s3.S3TileStore.Options;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
@@ -51,7 +49,7 @@ class S3TileStoreIT extends TileStoreContract {
     @BeforeEach
     void setUp() throws IOException {
         prefix = S3TestServer.randomPrefix();
-        store = newStore(prefix, Options.defaults());
+        store = newStore(prefix, S3Options.defaults());
     }
 
     @AfterEach
@@ -115,7 +113,7 @@ class S3TileStoreIT extends TileStoreContract {
     @Test
     void theCacheControlIsConfigurable() throws Exception {
         String otherPrefix = prefix + "/other";
-        try (S3TileStore other = newStore(otherPrefix, Options.defaults().withCacheControl("no-cache"))) {
+        try (S3TileStore other = newStore(otherPrefix, S3Options.defaults().withCacheControl("no-cache"))) {
             TileKey key = key(TileCoord.of(0, 0, 0));
             other.write(List.of(new EncodedTile(key, new byte[] {1})));
 
@@ -146,7 +144,7 @@ class S3TileStoreIT extends TileStoreContract {
         String bucket = "tileseeder-it-" + UUID.randomUUID().toString().substring(0, 8);
         extraBuckets.add(bucket);
         try (S3TileStore created = new S3TileStore(server.endpoint, server.accessKey, server.secretKey,
-                server.region, new Location(bucket, ""), 4, RetryPolicy.DEFAULT)) {
+                server.region, new S3Location(bucket, ""), 4, RetryPolicy.DEFAULT)) {
             TileKey key = key(TileCoord.of(0, 0, 0));
             created.write(List.of(new EncodedTile(key, new byte[] {9})));
 
@@ -161,7 +159,7 @@ class S3TileStoreIT extends TileStoreContract {
         long start = System.nanoTime();
 
         assertThatThrownBy(() -> new S3TileStore(UNREACHABLE, server.accessKey, server.secretKey, server.region,
-                new Location(S3TestServer.BUCKET, prefix), 4, RetryPolicy.DEFAULT))
+                new S3Location(S3TestServer.BUCKET, prefix), 4, RetryPolicy.DEFAULT))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(UNREACHABLE)
                 .hasMessageContaining(S3TestServer.BUCKET)
@@ -175,8 +173,8 @@ class S3TileStoreIT extends TileStoreContract {
     @Test
     void tilesThatCannotReachTheEndpointFailTheWriteNamingThemAfterBoundedRetries() throws Exception {
         try (S3TileStore unreachable = new S3TileStore(UNREACHABLE, server.accessKey, server.secretKey,
-                server.region, new Location(S3TestServer.BUCKET, prefix),
-                Options.defaults().withEnsureBucket(false).withRetry(
+                server.region, new S3Location(S3TestServer.BUCKET, prefix),
+                S3Options.defaults().withEnsureBucket(false).withRetry(
                         new RetryPolicy(3, Duration.ofMillis(50), Duration.ofMillis(200))))) {
             List<EncodedTile> tiles = tiles("v1", 1);
             long start = System.nanoTime();
@@ -196,7 +194,7 @@ class S3TileStoreIT extends TileStoreContract {
         long start = System.nanoTime();
 
         assertThatThrownBy(() -> new S3TileStore(server.endpoint, server.accessKey, "not-the-secret",
-                server.region, new Location(S3TestServer.BUCKET, prefix),
+                server.region, new S3Location(S3TestServer.BUCKET, prefix),
                 4, new RetryPolicy(5, Duration.ofSeconds(5), Duration.ofSeconds(5))))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining(server.endpoint)
@@ -211,7 +209,7 @@ class S3TileStoreIT extends TileStoreContract {
     @Test
     void wrongCredentialsFailAWriteAtOnceNamingTheTileAndTheS3Code() throws Exception {
         try (S3TileStore refused = new S3TileStore(server.endpoint, "no-such-access-key", server.secretKey,
-                server.region, new Location(S3TestServer.BUCKET, prefix), Options.defaults()
+                server.region, new S3Location(S3TestServer.BUCKET, prefix), S3Options.defaults()
                         .withEnsureBucket(false)
                         .withRetry(new RetryPolicy(5, Duration.ofSeconds(5), Duration.ofSeconds(5))))) {
             TileKey key = key(TileCoord.of(0, 0, 0));
@@ -239,7 +237,7 @@ class S3TileStoreIT extends TileStoreContract {
 
     @Test
     void aStoreWithOneRequestInFlightStillStoresEverything() throws Exception {
-        try (S3TileStore serial = newStore(prefix + "/serial", Options.defaults().withMaxInFlight(1))) {
+        try (S3TileStore serial = newStore(prefix + "/serial", S3Options.defaults().withMaxInFlight(1))) {
             List<EncodedTile> tiles = tiles("serial", 2);
 
             serial.write(tiles);
@@ -250,9 +248,9 @@ class S3TileStoreIT extends TileStoreContract {
         }
     }
 
-    private S3TileStore newStore(String keyPrefix, Options options) throws IOException {
+    private S3TileStore newStore(String keyPrefix, S3Options options) throws IOException {
         return new S3TileStore(server.endpoint, server.accessKey, server.secretKey, server.region,
-                new Location(S3TestServer.BUCKET, keyPrefix), options);
+                new S3Location(S3TestServer.BUCKET, keyPrefix), options);
     }
 
     private static StatObjectResponse stat(String object) throws Exception {

@@ -6,6 +6,7 @@ import io.tileseeder.adapters.kafka.KafkaJobEventSink;
 import io.tileseeder.adapters.kafka.KafkaResultConsumer;
 import io.tileseeder.adapters.kafka.KafkaResultSink;
 import io.tileseeder.adapters.kafka.KafkaTaskQueue;
+import io.tileseeder.adapters.kafka.KafkaTopics;
 import io.tileseeder.adapters.redis.RedisJobGate;
 import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedisTopology;
@@ -176,7 +177,7 @@ public final class ClusterAdapters implements Adapters {
     public synchronized AutoCloseable feedResults(JobService recorder) {
         // The results topic must exist before the consumer subscribes, or it would see it only at a metadata refresh.
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
-            KafkaTaskQueue.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
+            KafkaTopics.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
         }
         resultFeed = add(new KafkaResultConsumer(KafkaResultConsumer.Config.defaults(cluster.kafkaBootstrap())
                 .withTopic(cluster.resultsTopic()).withGroupId(cluster.coordinatorGroup()), recorder::publishAll));

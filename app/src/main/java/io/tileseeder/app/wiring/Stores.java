@@ -1,6 +1,8 @@
 package io.tileseeder.app.wiring;
 
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.s3.S3Location;
+import io.tileseeder.adapters.s3.S3Options;
 import io.tileseeder.adapters.s3.S3TileStore;
 import io.tileseeder.app.settings.Settings.S3Connection;
 import io.tileseeder.app.settings.Settings.StoreSettings;
@@ -41,13 +43,13 @@ public final class Stores {
                         e);
             }
         }
-        S3TileStore.Location location = S3TileStore.Location.parse(path);
+        S3Location location = S3Location.parse(path);
         S3Connection connection = settings.s3().orElseThrow(() -> new IllegalArgumentException(
                 "the store " + path + " needs an S3 endpoint: set seeder.s3.endpoint, "
                         + "seeder.s3.access-key and seeder.s3.secret-key (SEEDER_S3_ENDPOINT, ...)"));
         try {
             return new S3TileStore(connection.endpoint(), connection.accessKey(), connection.secretKey(),
-                    connection.region(), location, S3TileStore.Options.defaults());
+                    connection.region(), location, S3Options.defaults());
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }

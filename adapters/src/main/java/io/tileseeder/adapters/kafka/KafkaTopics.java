@@ -1,0 +1,74 @@
+package io.tileseeder.adapters.kafka;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.InterruptException;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Topics and share groups set up through the Admin API, for every Kafka adapter and the application: a topic must
+ * exist before a consumer subscribes (or it sees it only at a metadata refresh), and a share group must be told
+ * where to start before it first fetches. Each call is idempotent and waits at most 30 s for the broker.
+ */
+public final class KafkaTopics {
+
+    private KafkaTopics() {
+    }
+
+    /** Creates the topic and makes the share group start at the earliest offset; both idempotent. */
+    public static void prepareShareGroup(Admin admin, String topic, int partitions, String groupId) {
+        ensureTopic(admin, topic, partitions);
+        startAtEarliest(admin, groupId);
+    }
+
+    /** Creates {@code name} with {@code partitions} partitions unless it exists (then leaves it as it is). */
+    public static void ensureTopic(Admin admin, String name, int partitions) {
+        try {
+            if (admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(name)) {
+                return;
+            }
+            admin.createTopics(List.of(new NewTopic(name, Optional.of(partitions), Optional.empty())))
+                    .all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new KafkaException("cannot create topic " + name + ": " + e.getCause().getMessage(), e.getCause());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptException(e);
+        } catch (TimeoutException e) {
+            throw new KafkaException("no answer creating topic " + name + " within 30 s", e);
+        }
+    }
+
+    /**
+     * Sets the group config {@code share.auto.offset.reset=earliest}: a share group starts at the partitions' end
+     * by default, which would skip the tasks produced before the first worker joined. Must happen before the
+     * group first fetches a partition (the start offset is fixed then).
+     */
+    public static void startAtEarliest(Admin admin, String groupId) {
+        try {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.GROUP, groupId),
+                    List.of(new AlterConfigOp(new ConfigEntry("share.auto.offset.reset", "earliest"),
+                            AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw new KafkaException("cannot configure share group " + groupId + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptException(e);
+        } catch (TimeoutException e) {
+            throw new KafkaException("no answer configuring share group " + groupId + " within 30 s", e);
+        }
+    }
+}

@@ -57,15 +57,7 @@ public record S3Options(int maxInFlight, RetryPolicy retry, String cacheControl,
         return new S3Options(maxInFlight, retry, value, connectTimeout, requestTimeout, ensureBucket, tcpNoDelay);
     }
 
-    public S3Options withTimeouts(Duration connect, Duration request) {
-        return new S3Options(maxInFlight, retry, cacheControl, connect, request, ensureBucket, tcpNoDelay);
-    }
-
     public S3Options withEnsureBucket(boolean value) {
         return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, value, tcpNoDelay);
-    }
-
-    public S3Options withTcpNoDelay(boolean value) {
-        return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, ensureBucket, value);
     }
 }

@@ -94,8 +94,13 @@ final class Cluster implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Starts a coordinator and waits for its own start line, printed once its engine runs: Quarkus's "Management
+     * interface listening on" comes earlier, while the API still answers 503.
+     */
     SeederProcess startCoordinator() throws IOException, InterruptedException {
-        coordinator = start("coordinator", "serve").awaitOutput("listening on", Duration.ofSeconds(90));
+        coordinator = start("coordinator", "serve").awaitOutput("Tile Seeder coordinator listening on",
+                Duration.ofSeconds(90));
         return coordinator;
     }
 

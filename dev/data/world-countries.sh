@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates worker/src/main/resources/layers/world/countries.geojson, the bundled
+# Regenerates layers/src/main/resources/layers/world/countries.geojson, the bundled
 # `world` layer: Natural Earth admin-0 countries at 1:50m (public domain), taken from
 # the npm package world-atlas (countries-50m.json, TopoJSON) and converted to GeoJSON.
 #
@@ -29,7 +29,7 @@ WORLD_ATLAS_VERSION=2.0.2
 TOPOJSON_CLIENT_VERSION=3.1.0
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-out="$root/worker/src/main/resources/layers/world/countries.geojson"
+out="$root/layers/src/main/resources/layers/world/countries.geojson"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

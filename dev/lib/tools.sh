@@ -51,3 +51,7 @@ go_tool() {
   fi
   printf '%s\n' "$dir/$name"
 }
+
+# Helm, pinned here for every script that uses it (dev/chart-check, dev/k8s, dev/k8s-test).
+HELM_VERSION=v3.22.0
+helm_bin() { go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION"; }

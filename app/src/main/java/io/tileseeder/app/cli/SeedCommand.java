@@ -8,7 +8,7 @@ import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
-import io.tileseeder.worker.layer.LayerConfigException;
+import io.tileseeder.layer.LayerConfigException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,7 +77,7 @@ final class SeedCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        JobStatus done = follow(jobs, job.id(), err, deadline);
+        JobStatus done = follow(running, job.id(), err, deadline);
         if (!done.state().isFinal()) {
             jobs.cancel(job.id());
             err.println("error: timed out after " + timeout + "; the job was cancelled");
@@ -90,8 +90,14 @@ final class SeedCommand implements Callable<Integer> {
         return ExitCodes.of(done.state());
     }
 
-    /** Shows progress until the job is final, or the deadline (if any) passes; returns its last state. */
-    private JobStatus follow(JobService jobs, String id, PrintWriter err, Instant deadline) throws InterruptedException {
+    /**
+     * Shows progress until the job is final, or the deadline (if any) passes; returns its last state. Takes the
+     * engine, not its job service: picocli reads every method's signature of a command, in the worker's image too,
+     * which carries no coordinator classes.
+     */
+    private JobStatus follow(Engine running, String id, PrintWriter err, Instant deadline)
+            throws InterruptedException {
+        JobService jobs = running.jobs();
         boolean terminal = System.console() != null;
         Instant lastLog = Instant.now();
         while (true) {

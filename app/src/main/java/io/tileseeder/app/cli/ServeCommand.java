@@ -3,7 +3,7 @@ package io.tileseeder.app.cli;
 import io.quarkus.runtime.Quarkus;
 import io.tileseeder.app.Engines;
 import io.tileseeder.app.access.Access;
-import io.tileseeder.worker.layer.LayerConfigException;
+import io.tileseeder.layer.LayerConfigException;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

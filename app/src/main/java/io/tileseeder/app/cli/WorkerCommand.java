@@ -2,7 +2,7 @@ package io.tileseeder.app.cli;
 
 import io.quarkus.runtime.Quarkus;
 import io.tileseeder.app.Engines;
-import io.tileseeder.worker.layer.LayerConfigException;
+import io.tileseeder.layer.LayerConfigException;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -2,8 +2,8 @@ package io.tileseeder.app.wiring;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.app.settings.Settings.WorkerSettings;
+import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.port.TileStore;
-import io.tileseeder.worker.layer.LayerCatalogConfig;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.TaskWorkers;

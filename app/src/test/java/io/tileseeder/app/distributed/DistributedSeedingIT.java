@@ -596,7 +596,7 @@ class DistributedSeedingIT {
 
     /** The bundled world layer with its empty tiles stored. */
     private Path storeEmptyTilesLayers() throws IOException {
-        Path data = Path.of("../worker/src/main/resources/layers").toAbsolutePath().normalize();
+        Path data = Path.of("../layers/src/main/resources/layers").toAbsolutePath().normalize();
         String bundled = Files.readString(data.resolve("layers.yaml"));
         Path file = temp.resolve("layers.yaml");
         Files.writeString(file, bundled.replace("emptyTiles: skip", "emptyTiles: store")

@@ -1,10 +1,12 @@
 package io.tileseeder.coordinator.job;
 
+import io.tileseeder.job.IdempotencyConflictException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.TooManyJobsException;
 import io.tileseeder.port.JobStore;
 import java.time.Clock;
 import java.util.Optional;

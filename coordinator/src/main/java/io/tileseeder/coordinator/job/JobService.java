@@ -1,11 +1,14 @@
 package io.tileseeder.coordinator.job;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tileseeder.job.IdempotencyConflictException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.job.TooManyJobsException;
+import io.tileseeder.job.UnknownJobException;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.JobEventSink;

@@ -1,6 +1,8 @@
 package io.tileseeder.coordinator.job;
 
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.TooManyJobsException;
+import io.tileseeder.job.UnknownJobException;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
 import java.time.Duration;

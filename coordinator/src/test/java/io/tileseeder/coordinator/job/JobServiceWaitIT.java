@@ -19,6 +19,7 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.job.UnknownJobException;
 import io.tileseeder.outage.Outages;
 import java.nio.file.Path;
 import java.time.Clock;

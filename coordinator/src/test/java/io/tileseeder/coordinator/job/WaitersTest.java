@@ -8,6 +8,7 @@ import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.TooManyJobsException;
 import io.tileseeder.port.JobGate;
 import java.time.Clock;
 import java.time.Duration;

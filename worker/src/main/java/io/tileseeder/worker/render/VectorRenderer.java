@@ -2,7 +2,7 @@ package io.tileseeder.worker.render;
 
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Metatile;
-import io.tileseeder.worker.layer.StyleRule;
+import io.tileseeder.layer.StyleRule;
 import java.awt.AlphaComposite;
 import java.awt.BasicStroke;
 import java.awt.Color;

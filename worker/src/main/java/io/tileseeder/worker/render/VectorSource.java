@@ -2,7 +2,7 @@ package io.tileseeder.worker.render;
 
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.TileMatrixSet;
-import io.tileseeder.worker.layer.LayerConfig;
+import io.tileseeder.layer.LayerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

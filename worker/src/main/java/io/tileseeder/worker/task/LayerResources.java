@@ -1,14 +1,14 @@
 package io.tileseeder.worker.task;
 
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.layer.LayerCatalogConfig;
+import io.tileseeder.layer.LayerConfig;
+import io.tileseeder.layer.SourceConfig;
+import io.tileseeder.layer.VectorSourceConfig;
+import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.worker.encode.JpegEncoder;
 import io.tileseeder.worker.encode.PngEncoder;
 import io.tileseeder.worker.encode.TileEncoder;
-import io.tileseeder.worker.layer.LayerCatalogConfig;
-import io.tileseeder.worker.layer.LayerConfig;
-import io.tileseeder.worker.layer.SourceConfig;
-import io.tileseeder.worker.layer.VectorSourceConfig;
-import io.tileseeder.worker.layer.WmsSourceConfig;
 import io.tileseeder.worker.render.MetatileSource;
 import io.tileseeder.worker.render.VectorRenderer;
 import io.tileseeder.worker.render.VectorSource;

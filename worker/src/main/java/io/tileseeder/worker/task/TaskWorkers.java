@@ -165,6 +165,11 @@ public final class TaskWorkers implements AutoCloseable {
         return List.of(fetch, prepare, store);
     }
 
+    /** Tasks the stages hold now. */
+    private int held() {
+        return stages().stream().mapToInt(StagePool::held).sum();
+    }
+
     /**
      * Stops the whole pipeline for a fatal failure; the first one is kept and logged. A stage that meets an
      * {@link Error} while holding a task calls this before it gives the task back, so the task is not taken
@@ -399,13 +404,20 @@ public final class TaskWorkers implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + drainTimeout.toNanos();
+        int atWork = held();
+        LOG.info(() -> "draining: " + atWork + " metatile task(s) at work, finished for at most " + drainTimeout);
         try {
             fetch.join(deadline);
             prepare.inputDone();
             prepare.join(deadline);
             store.inputDone();
             store.join(deadline);
+            int left = held();
+            long millis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            LOG.info(() -> left == 0 ? "drained in " + millis + " ms: every task at work finished"
+                    : "drain timeout after " + millis + " ms: " + left + " task(s) at work given back");
             stages().forEach(StagePool::stop);
             long givenBack = System.nanoTime() + GIVE_BACK.toNanos();
             for (StagePool<?> stage : stages()) {

@@ -2,7 +2,7 @@ package io.tileseeder.worker.wms;
 
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.TileMatrixSet;
-import io.tileseeder.worker.layer.WmsSourceConfig;
+import io.tileseeder.layer.WmsSourceConfig;
 import java.math.BigDecimal;
 import java.util.Locale;
 import okhttp3.HttpUrl;

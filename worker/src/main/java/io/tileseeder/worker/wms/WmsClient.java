@@ -1,8 +1,8 @@
 package io.tileseeder.worker.wms;
 
+import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.DependencyUnavailableException;
-import io.tileseeder.worker.layer.WmsSourceConfig;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;

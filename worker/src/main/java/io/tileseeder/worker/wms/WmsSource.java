@@ -1,7 +1,7 @@
 package io.tileseeder.worker.wms;
 
 import io.tileseeder.grid.Metatile;
-import io.tileseeder.worker.layer.WmsSourceConfig;
+import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.worker.render.MetatileImage;
 import io.tileseeder.worker.render.MetatileSource;
 import java.awt.image.BufferedImage;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.layer.LayerCatalogFile;
+import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.worker.encode.PngEncoder;
-import io.tileseeder.worker.layer.LayerCatalogFile;
-import io.tileseeder.worker.layer.LayerConfig;
 import io.tileseeder.worker.render.MetatileSource;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
-import io.tileseeder.worker.layer.WmsSourceConfig;
+import io.tileseeder.layer.WmsSourceConfig;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.port.DependencyUnavailableException;
-import io.tileseeder.worker.layer.WmsSourceConfig;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.net.InetAddress;

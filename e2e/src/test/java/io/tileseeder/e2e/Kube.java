@@ -1,0 +1,147 @@
+package io.tileseeder.e2e;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * kubectl and helm against the cluster dev/k8s runs, as dev/k8s-test hands them over in the environment:
+ * SEEDER_E2E_KUBECTL, SEEDER_E2E_HELM, SEEDER_E2E_KUBECONFIG (the tests run inside the node's network, where the API
+ * server is on 127.0.0.1:6443), SEEDER_E2E_NAMESPACE and SEEDER_E2E_RELEASE (the product's Helm release),
+ * SEEDER_E2E_CHART and SEEDER_E2E_VALUES (its chart and the values it was installed with).
+ */
+final class Kube {
+
+    static final String DEPS = "seeder-deps";
+    private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(6);
+
+    final String namespace = env("SEEDER_E2E_NAMESPACE");
+    final String release = env("SEEDER_E2E_RELEASE");
+    private final String kubectl = env("SEEDER_E2E_KUBECTL");
+    private final String helm = env("SEEDER_E2E_HELM");
+    private final String kubeconfig = env("SEEDER_E2E_KUBECONFIG");
+    private final String chart = env("SEEDER_E2E_CHART");
+    private final String values = env("SEEDER_E2E_VALUES");
+
+    static String env(String name) {
+        String value = System.getenv(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException(name + " is not set: run these tests through dev/k8s-test");
+        }
+        return value;
+    }
+
+    /** kubectl ARGS in the product's namespace; its output. Fails with kubectl's error when it fails. */
+    String kubectl(String... args) {
+        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", namespace));
+        command.addAll(Arrays.asList(args));
+        return run(command);
+    }
+
+    /** kubectl ARGS in the dependencies' namespace. */
+    String deps(String... args) {
+        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", DEPS));
+        command.addAll(Arrays.asList(args));
+        return run(command);
+    }
+
+    /**
+     * {@code helm upgrade} of the release with the values it was installed with plus {@code sets}
+     * (key=value each), waiting for the rollout.
+     */
+    String upgrade(String... sets) {
+        List<String> command = new ArrayList<>(List.of(helm, "--kubeconfig", kubeconfig, "-n", namespace, "upgrade",
+                release, chart, "--reuse-values", "--wait", "--timeout", "5m"));
+        for (String set : sets) {
+            command.add("--set");
+            command.add(set);
+        }
+        return run(command);
+    }
+
+    /** The ClusterIP of a Service. */
+    String serviceIp(String namespace, String service) {
+        return run(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", namespace, "get", "service", service, "-o",
+                "jsonpath={.spec.clusterIP}"));
+    }
+
+    /** Names of the pods of a component of the release (coordinator, worker) that are not being deleted. */
+    List<String> pods(String component) {
+        String out = kubectl("get", "pods", "-l", "app.kubernetes.io/component=" + component, "-o",
+                "jsonpath={range .items[*]}{.metadata.name} {.metadata.deletionTimestamp}{\"\\n\"}{end}");
+        return out.lines().map(String::strip).filter(line -> !line.isEmpty() && !line.contains(" "))
+                .toList();
+    }
+
+    /** Pods of the component that are Ready. */
+    List<String> readyPods(String component) {
+        String out = kubectl("get", "pods", "-l", "app.kubernetes.io/component=" + component, "-o",
+                "jsonpath={range .items[*]}{.metadata.name} {.status.conditions[?(@.type==\"Ready\")].status} "
+                        + "{.metadata.deletionTimestamp}{\"\\n\"}{end}");
+        return out.lines().map(line -> line.strip().split(" ")).filter(f -> f.length == 2 && f[1].equals("True"))
+                .map(f -> f[0]).toList();
+    }
+
+    /**
+     * Follows a pod's log into a file from now until its container ends ({@code kubectl logs -f}); the process, to
+     * wait for, and the file.
+     */
+    Followed follow(String pod) throws IOException {
+        Path file = Files.createTempFile("log-" + pod + "-", ".txt");
+        Process process = new ProcessBuilder(kubectl, "--kubeconfig", kubeconfig, "-n", namespace, "logs", "-f", pod)
+                .redirectErrorStream(true).redirectOutput(file.toFile()).start();
+        return new Followed(pod, process, file);
+    }
+
+    record Followed(String pod, Process process, Path file) {
+        /** The log, once the container ended (at most {@code wait}). */
+        String awaitEnd(Duration wait) throws IOException, InterruptedException {
+            if (!process.waitFor(wait.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("the log of " + pod + " did not end within " + wait);
+            }
+            return Files.readString(file);
+        }
+    }
+
+    String podIp(String pod) {
+        return kubectl("get", "pod", pod, "-o", "jsonpath={.status.podIP}");
+    }
+
+    String deployment(String component) {
+        return release + "-" + component;
+    }
+
+    private static String run(List<String> command) {
+        try {
+            Path err = Files.createTempFile("kube-", ".err");
+            try {
+                Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+                process.getOutputStream().close();
+                byte[] out = process.getInputStream().readAllBytes();
+                if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    throw new IllegalStateException(String.join(" ", command) + " did not end in " + COMMAND_TIMEOUT);
+                }
+                if (process.exitValue() != 0) {
+                    throw new IllegalStateException(String.join(" ", command) + " exited with "
+                            + process.exitValue() + ": " + Files.readString(err).strip());
+                }
+                return new String(out, StandardCharsets.UTF_8).strip();
+            } finally {
+                Files.deleteIfExists(err);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("could not run " + command.getFirst(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted running " + command.getFirst(), e);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.tileseeder.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.Predicate;
+
+/**
+ * The coordinators' REST API through their Service, as a user reaches it. The coordinator may be restarting (a
+ * deleted pod, a rolling upgrade): reads retry until their deadline through refused connections and 503s.
+ */
+final class SeederApi {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final URI base;
+    private final String token;
+
+    SeederApi(String serviceIp, int port, String token) {
+        this.base = URI.create("http://" + serviceIp + ":" + port + "/api/v1/");
+        this.token = token;
+    }
+
+    /** Submits a reseed of the bundled world layer, zoom 0 to {@code maxZoom}; the job's id. */
+    String submitWorld(int maxZoom, String label) throws IOException, InterruptedException {
+        String body = """
+                {"layer": "world", "zoom": {"min": 0, "max": %d}, "mode": "reseed", "labels": {"e2e": "%s"}}"""
+                .formatted(maxZoom, label);
+        HttpResponse<String> response = http.send(request("jobs").POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 202) {
+            throw new IllegalStateException("POST /api/v1/jobs answered " + response.statusCode() + ": "
+                    + response.body());
+        }
+        return JSON.readTree(response.body()).get("id").asText();
+    }
+
+    /** The job as GET /api/v1/jobs/{id} shows it, retried while the API cannot answer, for at most {@code wait}. */
+    JsonNode job(String id, Duration wait) throws InterruptedException {
+        Instant deadline = Instant.now().plus(wait);
+        String last = "no answer";
+        while (true) {
+            try {
+                HttpResponse<String> response = http.send(request("jobs/" + id).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    return JSON.readTree(response.body());
+                }
+                last = response.statusCode() + " " + response.body();
+                if (response.statusCode() != 503) {
+                    throw new IllegalStateException("GET /api/v1/jobs/" + id + " answered " + last);
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("no answer about job " + id + " within " + wait + ": " + last);
+            }
+            Thread.sleep(POLL);
+        }
+    }
+
+    /** Polls the job until {@code condition} holds; the job then. Fails after {@code wait}. */
+    JsonNode awaitJob(String id, Predicate<JsonNode> condition, String what, Duration wait)
+            throws InterruptedException {
+        Instant deadline = Instant.now().plus(wait);
+        while (true) {
+            JsonNode job = job(id, Duration.between(Instant.now(), deadline).plusSeconds(1));
+            if (condition.test(job)) {
+                return job;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("job " + id + " did not reach '" + what + "' within " + wait + ": " + job);
+            }
+            if (isFinal(job)) {
+                throw new AssertionError("job " + id + " ended before '" + what + "': " + job);
+            }
+            Thread.sleep(POLL);
+        }
+    }
+
+    JsonNode awaitFinal(String id, Duration wait) throws InterruptedException {
+        Instant deadline = Instant.now().plus(wait);
+        while (true) {
+            JsonNode job = job(id, Duration.between(Instant.now(), deadline).plusSeconds(1));
+            if (isFinal(job)) {
+                return job;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("job " + id + " did not end within " + wait + ": " + job);
+            }
+            Thread.sleep(POLL);
+        }
+    }
+
+    static boolean isFinal(JsonNode job) {
+        return switch (job.get("state").asText()) {
+            case "SUCCEEDED", "FAILED", "CANCELLED" -> true;
+            default -> false;
+        };
+    }
+
+    static long progress(JsonNode job, String field) {
+        return job.get("progress").get(field).asLong();
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(15))
+                .header("Authorization", "Bearer " + token);
+    }
+}

@@ -1,0 +1,309 @@
+package io.tileseeder.layer;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.TileFormat;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Reads the layer configuration file (YAML). The format, with defaults:
+ *
+ * <pre>{@code
+ * layers:
+ *   - name: world                    # required; [A-Za-z0-9_-]+, used in tile paths
+ *     title: World countries         # default: the name
+ *     attribution: Natural Earth     # shown by map clients
+ *     zoom: {min: 0, max: 14}        # default 0..18
+ *     tileMatrixSets: [WebMercatorQuad, WorldCRS84Quad]   # default: both
+ *     formats: [png, jpeg]           # default: both
+ *     metatile: {width: 4, height: 4}
+ *     gutter: 16                     # pixels around each metatile, 0..256
+ *     emptyTiles: skip               # skip | store
+ *     background: "#ffffff"          # behind JPEG tiles; #rrggbb or #rrggbbaa
+ *     pngLevel: 1                    # deflate level 0..9
+ *     jpegQuality: 0.85              # 0..1
+ *     source:
+ *       type: vector                 # GeoJSON features drawn with Java2D
+ *       data: [world/countries.geojson]   # relative to this file
+ *     style:                         # rules applied in order; each draws fill then stroke
+ *       - zoom: {min: 0, max: 24}
+ *         fill: "#f2efe9"
+ *         stroke: "#a0a0a0"
+ *         strokeWidth: 1.0
+ *         opacity: 1.0
+ * }</pre>
+ *
+ * Every mistake is reported with the file and the layer it is in.
+ */
+public final class LayerCatalogFile {
+
+    /** The bundled catalogue with the {@code world} layer. */
+    public static final String BUNDLED = "layers/layers.yaml";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private LayerCatalogFile() {
+    }
+
+    /** Reads a catalogue file; data paths in it are relative to its folder. */
+    public static LayerCatalogConfig read(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            Path folder = file.toAbsolutePath().getParent();
+            return parse(in, file.toString(), data -> LayerConfig.DataFile.file(folder.resolve(data).normalize()));
+        } catch (NoSuchFileException e) {
+            throw new LayerConfigException("layer configuration " + file + " does not exist");
+        } catch (IOException e) {
+            throw new LayerConfigException("cannot read layer configuration " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** Reads the catalogue bundled with the application. */
+    public static LayerCatalogConfig bundled() {
+        String folder = BUNDLED.substring(0, BUNDLED.lastIndexOf('/') + 1);
+        try (InputStream in = LayerCatalogFile.class.getClassLoader().getResourceAsStream(BUNDLED)) {
+            if (in == null) {
+                throw new LayerConfigException("the bundled layer configuration " + BUNDLED + " is missing");
+            }
+            return parse(in, "classpath:" + BUNDLED, data -> LayerConfig.DataFile.resource(folder + data));
+        } catch (IOException e) {
+            throw new LayerConfigException("cannot read the bundled layer configuration: " + e.getMessage());
+        }
+    }
+
+    private static LayerCatalogConfig parse(InputStream in, String source,
+                                            java.util.function.Function<String, LayerConfig.DataFile> resolve)
+            throws IOException {
+        RawCatalog raw;
+        try {
+            raw = YAML.readValue(in, RawCatalog.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new LayerConfigException(source + ": unknown key '" + e.getPropertyName() + "' at "
+                    + path(e) + "; known keys: " + e.getKnownPropertyIds());
+        } catch (JsonMappingException e) {
+            if (e.getCause() instanceof com.fasterxml.jackson.core.JacksonException syntax) {
+                throw new LayerConfigException(source + " is not valid YAML: " + oneLine(syntax));
+            }
+            throw new LayerConfigException(source + ": " + path(e) + ": " + firstLine(e.getOriginalMessage()));
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new LayerConfigException(source + " is not valid YAML: " + oneLine(e));
+        }
+        if (raw == null || raw.layers() == null || raw.layers().isEmpty()) {
+            throw new LayerConfigException(source + ": no layers configured (expected a 'layers:' list)");
+        }
+        List<LayerConfig> layers = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < raw.layers().size(); i++) {
+            LayerConfig layer = toLayer(raw.layers().get(i), source + ": layers[" + i + "]", resolve);
+            if (!names.add(layer.name())) {
+                throw new LayerConfigException(source + ": layer name '" + layer.name() + "' is used twice");
+            }
+            layers.add(layer);
+        }
+        return new LayerCatalogConfig(source, layers);
+    }
+
+    private static LayerConfig toLayer(RawLayer raw, String where,
+                                       java.util.function.Function<String, LayerConfig.DataFile> resolve) {
+        if (raw == null) {
+            throw new LayerConfigException(where + ": empty layer entry");
+        }
+        if (raw.name() == null || !NAME.matcher(raw.name()).matches()) {
+            throw new LayerConfigException(where + ".name: required, letters, digits, '_' and '-' only; got " + raw.name());
+        }
+        String at = where + " (" + raw.name() + ")";
+        int minZoom = raw.zoom() == null || raw.zoom().min() == null ? 0 : raw.zoom().min();
+        int maxZoom = raw.zoom() == null || raw.zoom().max() == null ? 18 : raw.zoom().max();
+        check(minZoom >= 0 && minZoom <= maxZoom && maxZoom <= TileMatrixSet.MAX_ZOOM, at,
+                "zoom: need 0 <= min <= max <= " + TileMatrixSet.MAX_ZOOM + ", got " + minZoom + ".." + maxZoom);
+
+        Set<TileMatrixSet> sets = EnumSet.allOf(TileMatrixSet.class);
+        if (raw.tileMatrixSets() != null) {
+            sets = EnumSet.noneOf(TileMatrixSet.class);
+            for (String id : raw.tileMatrixSets()) {
+                sets.add(TileMatrixSet.byId(id).orElseThrow(() -> new LayerConfigException(at
+                        + ".tileMatrixSets: unknown '" + id + "'; one of WebMercatorQuad, WorldCRS84Quad")));
+            }
+        }
+        Set<TileFormat> formats = EnumSet.allOf(TileFormat.class);
+        if (raw.formats() != null) {
+            formats = EnumSet.noneOf(TileFormat.class);
+            for (String id : raw.formats()) {
+                formats.add(TileFormat.byId(id).orElseThrow(() -> new LayerConfigException(at + ".formats: unknown '"
+                        + id + "'; one of " + EnumSet.allOf(TileFormat.class).stream().map(TileFormat::id)
+                        .collect(Collectors.joining(", ")))));
+            }
+        }
+        check(!sets.isEmpty() && !formats.isEmpty(), at, "tileMatrixSets and formats must not be empty");
+
+        MetatileSize metatile = MetatileSize.DEFAULT;
+        if (raw.metatile() != null) {
+            try {
+                metatile = new MetatileSize(Objects.requireNonNullElse(raw.metatile().width(), 4),
+                        Objects.requireNonNullElse(raw.metatile().height(), 4));
+            } catch (IllegalArgumentException e) {
+                throw new LayerConfigException(at + ".metatile: " + e.getMessage());
+            }
+        }
+        int gutter = Objects.requireNonNullElse(raw.gutter(), 16);
+        check(gutter >= 0 && gutter <= 256, at, "gutter: must be 0..256 pixels, got " + gutter);
+        EmptyTilePolicy empty = EmptyTilePolicy.SKIP;
+        if (raw.emptyTiles() != null) {
+            try {
+                empty = EmptyTilePolicy.valueOf(raw.emptyTiles().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new LayerConfigException(at + ".emptyTiles: '" + raw.emptyTiles() + "' is not skip or store");
+            }
+        }
+        Color background = color(Objects.requireNonNullElse(raw.background(), "#ffffff"), at + ".background");
+        int pngLevel = Objects.requireNonNullElse(raw.pngLevel(), 1);
+        check(pngLevel >= 0 && pngLevel <= 9, at, "pngLevel: must be 0..9, got " + pngLevel);
+        float jpegQuality = Objects.requireNonNullElse(raw.jpegQuality(), 0.85f);
+        check(jpegQuality > 0 && jpegQuality <= 1, at, "jpegQuality: must be in (0, 1], got " + jpegQuality);
+
+        check(raw.source() != null, at, "source: required");
+        SourceConfig source = switch (Objects.requireNonNullElse(raw.source().type(), "")) {
+            case "vector" -> vector(raw, at, resolve);
+            case "wms" -> {
+                check(raw.style() == null, at, "style: a wms layer is styled by its server (use source.styles)");
+                yield WmsSourceFile.parse(raw.source(), at + ".source");
+            }
+            default -> throw new LayerConfigException(at + ".source.type: '" + raw.source().type()
+                    + "' is not supported; use vector or wms");
+        };
+        java.util.Optional<MetatileSize> largest = LayerConfig.maxMetatile(source, gutter);
+        if (largest.isEmpty() || !io.tileseeder.job.LayerInfo.fits(metatile, largest.get())) {
+            WmsSourceConfig wms = (WmsSourceConfig) source;
+            throw new LayerConfigException(at + ".metatile: " + metatile.width() + "x" + metatile.height()
+                    + " tiles with a " + gutter + " px gutter make a "
+                    + (metatile.width() * TileMatrixSet.TILE_SIZE + 2 * gutter) + "x"
+                    + (metatile.height() * TileMatrixSet.TILE_SIZE + 2 * gutter)
+                    + " px GetMap, larger than source.maxSize " + wms.maxWidth() + "x" + wms.maxHeight());
+        }
+        return new LayerConfig(raw.name(), Objects.requireNonNullElse(raw.title(), raw.name()),
+                Objects.requireNonNullElse(raw.attribution(), ""), minZoom, maxZoom, sets, formats, metatile,
+                gutter, empty, background, pngLevel, jpegQuality, source);
+    }
+
+    private static VectorSourceConfig vector(RawLayer raw, String at,
+                                             java.util.function.Function<String, LayerConfig.DataFile> resolve) {
+        RawSource source = raw.source();
+        check(source.url() == null && source.version() == null && source.layers() == null && source.styles() == null
+                        && source.format() == null && source.transparent() == null && source.params() == null
+                        && source.connectTimeout() == null && source.timeout() == null && source.retries() == null
+                        && source.retryDelay() == null && source.maxSize() == null, at,
+                "source: url, version, layers, styles, format, transparent, params, timeouts, retries and maxSize"
+                        + " are keys of a wms source; a vector source has data");
+        check(source.data() != null && !source.data().isEmpty() && source.data().stream().noneMatch(Objects::isNull),
+                at, "source.data: list at least one GeoJSON file, with no empty entries");
+        List<LayerConfig.DataFile> data = source.data().stream().map(resolve).toList();
+
+        check(raw.style() != null && !raw.style().isEmpty(), at, "style: at least one rule is required");
+        List<StyleRule> style = new ArrayList<>();
+        for (int i = 0; i < raw.style().size(); i++) {
+            RawStyle rule = raw.style().get(i);
+            String ruleAt = at + ".style[" + i + "]";
+            if (rule == null) {
+                throw new LayerConfigException(ruleAt + ": empty style rule");
+            }
+            int ruleMin = rule.zoom() == null || rule.zoom().min() == null ? 0 : rule.zoom().min();
+            int ruleMax = rule.zoom() == null || rule.zoom().max() == null ? TileMatrixSet.MAX_ZOOM : rule.zoom().max();
+            if (ruleMin < 0 || ruleMin > ruleMax || ruleMax > TileMatrixSet.MAX_ZOOM) {
+                throw new LayerConfigException(ruleAt + ".zoom: need 0 <= min <= max <= " + TileMatrixSet.MAX_ZOOM
+                        + ", got " + ruleMin + ".." + ruleMax);
+            }
+            float width = Objects.requireNonNullElse(rule.strokeWidth(), 1f);
+            float opacity = Objects.requireNonNullElse(rule.opacity(), 1f);
+            if (width < 0 || width > 64 || opacity < 0 || opacity > 1) {
+                throw new LayerConfigException(ruleAt + ": strokeWidth must be 0..64 and opacity 0..1");
+            }
+            style.add(new StyleRule(ruleMin, ruleMax,
+                    rule.fill() == null ? null : color(rule.fill(), ruleAt + ".fill"),
+                    rule.stroke() == null ? null : color(rule.stroke(), ruleAt + ".stroke"),
+                    width, opacity));
+        }
+        return new VectorSourceConfig(data, style);
+    }
+
+    /** {@code #rrggbb} or {@code #rrggbbaa}. */
+    static Color color(String text, String where) {
+        if (text.matches("#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?")) {
+            long value = Long.parseLong(text.substring(1), 16);
+            return text.length() == 7 ? new Color((int) value)
+                    : new Color((int) (value >>> 24), (int) (value >>> 16) & 0xff, (int) (value >>> 8) & 0xff,
+                    (int) value & 0xff);
+        }
+        throw new LayerConfigException(where + ": '" + text + "' is not a colour like #rrggbb or #rrggbbaa");
+    }
+
+    static void check(boolean ok, String where, String message) {
+        if (!ok) {
+            throw new LayerConfigException(where + "." + message);
+        }
+    }
+
+    /** The parser's first line (the YAML parser adds a multi-line excerpt with a caret) and where it was. */
+    private static String oneLine(com.fasterxml.jackson.core.JacksonException e) {
+        var at = e.getLocation();
+        return firstLine(e.getOriginalMessage())
+                + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr());
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.strip().lines().findFirst().orElse("");
+    }
+
+    private static String path(JsonMappingException e) {
+        return e.getPath().stream()
+                .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                .collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    record RawCatalog(List<RawLayer> layers) {
+    }
+
+    record RawLayer(String name, String title, String attribution, RawZoom zoom, List<String> tileMatrixSets,
+                    List<String> formats, RawMetatile metatile, Integer gutter, String emptyTiles,
+                    String background, Integer pngLevel, Float jpegQuality, RawSource source,
+                    List<RawStyle> style) {
+    }
+
+    record RawZoom(Integer min, Integer max) {
+    }
+
+    record RawMetatile(Integer width, Integer height) {
+    }
+
+    /** Both sources' keys: {@code data} is the vector source's, the rest the wms source's. */
+    record RawSource(String type, List<String> data, String url, String version, List<String> layers,
+                     List<String> styles, String format, Boolean transparent, java.util.Map<String, String> params,
+                     String connectTimeout, String timeout, Integer retries, String retryDelay,
+                     RawSize maxSize) {
+    }
+
+    record RawSize(Integer width, Integer height) {
+    }
+
+    record RawStyle(RawZoom zoom, String fill, String stroke, Float strokeWidth, Float opacity) {
+    }
+}

@@ -1,0 +1,63 @@
+package io.tileseeder.layer;
+
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.TileFormat;
+import java.awt.Color;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A layer as configured on the server (see {@link LayerCatalogFile} for the file format).
+ *
+ * @param gutter      pixels rendered around each metatile so strokes are not clipped at its edges
+ * @param background  what JPEG tiles, which have no transparency, are drawn over
+ * @param pngLevel    deflate level of PNG tiles, 0..9
+ * @param jpegQuality JPEG quality, 0..1
+ * @param source      where the pixels come from
+ */
+public record LayerConfig(String name, String title, String attribution, int minZoom, int maxZoom,
+                          Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
+                          int gutter, EmptyTilePolicy emptyTiles, Color background, int pngLevel,
+                          float jpegQuality, SourceConfig source) {
+
+    public LayerConfig {
+        tileMatrixSets = Set.copyOf(tileMatrixSets);
+        formats = Set.copyOf(formats);
+    }
+
+    public LayerInfo info() {
+        return new LayerInfo(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile,
+                maxMetatile(source, gutter).orElseThrow());
+    }
+
+    /**
+     * The largest metatile a job may ask for: any for a vector source; for a WMS, the largest whose image with
+     * its gutter the upstream accepts. Empty if not even one tile fits.
+     */
+    public static Optional<MetatileSize> maxMetatile(SourceConfig source, int gutter) {
+        if (!(source instanceof WmsSourceConfig wms)) {
+            return Optional.of(new MetatileSize(MetatileSize.MAX_SIDE, MetatileSize.MAX_SIDE));
+        }
+        int width = Math.min(MetatileSize.MAX_SIDE, (wms.maxWidth() - 2 * gutter) / TileMatrixSet.TILE_SIZE);
+        int height = Math.min(MetatileSize.MAX_SIDE, (wms.maxHeight() - 2 * gutter) / TileMatrixSet.TILE_SIZE);
+        return width < 1 || height < 1 ? Optional.empty()
+                : Optional.of(new MetatileSize(width, height));
+    }
+
+    /**
+     * A data file: on the filesystem, or a resource bundled in the application ({@code classpath:} prefix).
+     */
+    public record DataFile(String location, Path path, String resource) {
+
+        public static DataFile file(Path path) {
+            return new DataFile(path.toString(), path, null);
+        }
+
+        public static DataFile resource(String resource) {
+            return new DataFile("classpath:" + resource, null, resource);
+        }
+    }
+}

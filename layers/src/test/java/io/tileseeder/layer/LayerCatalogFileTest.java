@@ -1,0 +1,245 @@
+package io.tileseeder.layer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.TileFormat;
+import java.awt.Color;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class LayerCatalogFileTest {
+
+    /** The smallest layer the format accepts. */
+    private static final String MINIMAL = """
+            layers:
+              - name: good
+                source:
+                  type: vector
+                  data: [data/land.geojson]
+                style:
+                  - fill: "#f2efe9"
+            """;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theBundledCatalogueLoads() {
+        LayerCatalogConfig catalog = LayerCatalogFile.bundled();
+
+        assertThat(catalog.source()).isEqualTo("classpath:layers/layers.yaml");
+        assertThat(catalog.layers()).extracting(LayerConfig::name).containsExactly("world");
+        LayerConfig world = catalog.layer("world").orElseThrow();
+        assertThat(world.minZoom()).isZero();
+        assertThat(world.maxZoom()).isEqualTo(14);
+        assertThat(world.tileMatrixSets()).containsExactlyInAnyOrder(TileMatrixSet.values());
+        assertThat(world.formats()).containsExactlyInAnyOrder(TileFormat.PNG, TileFormat.JPEG);
+        assertThat(world.metatile()).isEqualTo(new MetatileSize(4, 4));
+        assertThat(world.gutter()).isEqualTo(16);
+        assertThat(world.emptyTiles()).isEqualTo(EmptyTilePolicy.SKIP);
+        assertThat(vector(world).data()).containsExactly(LayerConfig.DataFile.resource("layers/world/countries.geojson"));
+        assertThat(vector(world).style()).isNotEmpty().allSatisfy(rule -> {
+            assertThat(rule.fill()).isEqualTo(new Color(0xf2efe9));
+            assertThat(rule.stroke()).isEqualTo(new Color(0x9a8c98));
+            assertThat(rule.opacity()).isEqualTo(1f);
+        });
+        assertThat(vector(world).style().stream().filter(rule -> rule.appliesTo(0)).count()).isEqualTo(1);
+        assertThat(vector(world).style().stream().filter(rule -> rule.appliesTo(14)).count()).isEqualTo(1);
+        assertThat(world.attribution()).contains("Natural Earth");
+        assertThat(catalog.find("world")).hasValue(world.info());
+        assertThat(catalog.find("nope")).isEmpty();
+        assertThat(catalog.all()).extracting(LayerInfo::name).containsExactly("world");
+        assertThat(LayerCatalogFile.class.getClassLoader().getResource("layers/world/countries.geojson"))
+                .as("the bundled data").isNotNull();
+    }
+
+    @Test
+    void aMinimalLayerGetsTheDocumentedDefaults() throws Exception {
+        Path file = write(MINIMAL);
+
+        LayerConfig layer = LayerCatalogFile.read(file).layer("good").orElseThrow();
+
+        assertThat(layer.title()).isEqualTo("good");
+        assertThat(layer.attribution()).isEmpty();
+        assertThat(layer.minZoom()).isZero();
+        assertThat(layer.maxZoom()).isEqualTo(18);
+        assertThat(layer.tileMatrixSets()).isEqualTo(Set.of(TileMatrixSet.values()));
+        assertThat(layer.formats()).isEqualTo(Set.of(TileFormat.values()));
+        assertThat(layer.metatile()).isEqualTo(MetatileSize.DEFAULT);
+        assertThat(layer.gutter()).isEqualTo(16);
+        assertThat(layer.emptyTiles()).isEqualTo(EmptyTilePolicy.SKIP);
+        assertThat(layer.background()).isEqualTo(Color.WHITE);
+        assertThat(layer.pngLevel()).as("the documented default").isEqualTo(1);
+        assertThat(layer.jpegQuality()).isEqualTo(0.85f);
+        assertThat(vector(layer).data()).containsExactly(LayerConfig.DataFile.file(dir.resolve("data/land.geojson")
+                .toAbsolutePath().normalize()));
+        assertThat(vector(layer).style()).containsExactly(new StyleRule(0, TileMatrixSet.MAX_ZOOM, new Color(0xf2efe9), null,
+                1f, 1f));
+    }
+
+    @Test
+    void everyKeyIsRead() throws Exception {
+        Path file = write("""
+                layers:
+                  - name: roads_2-b
+                    title: Roads
+                    attribution: me
+                    zoom: {min: 3, max: 9}
+                    tileMatrixSets: [WorldCRS84Quad]
+                    formats: [jpeg]
+                    metatile: {width: 2, height: 8}
+                    gutter: 0
+                    emptyTiles: STORE
+                    background: "#11223344"
+                    pngLevel: 9
+                    jpegQuality: 1
+                    source:
+                      type: vector
+                      data: [../shared/a.geojson, b.geojson]
+                    style:
+                      - zoom: {min: 5, max: 7}
+                        stroke: "#0000ff"
+                        strokeWidth: 2.5
+                        opacity: 0.5
+                """);
+
+        LayerConfig layer = LayerCatalogFile.read(file).layer("roads_2-b").orElseThrow();
+
+        assertThat(layer.title()).isEqualTo("Roads");
+        assertThat(layer.attribution()).isEqualTo("me");
+        assertThat(layer.minZoom()).isEqualTo(3);
+        assertThat(layer.maxZoom()).isEqualTo(9);
+        assertThat(layer.tileMatrixSets()).containsExactly(TileMatrixSet.WORLD_CRS84_QUAD);
+        assertThat(layer.formats()).containsExactly(TileFormat.JPEG);
+        assertThat(layer.metatile()).isEqualTo(new MetatileSize(2, 8));
+        assertThat(layer.gutter()).isZero();
+        assertThat(layer.emptyTiles()).isEqualTo(EmptyTilePolicy.STORE);
+        assertThat(layer.background()).isEqualTo(new Color(0x11, 0x22, 0x33, 0x44));
+        assertThat(layer.pngLevel()).isEqualTo(9);
+        assertThat(layer.jpegQuality()).isEqualTo(1f);
+        Path folder = dir.toAbsolutePath();
+        assertThat(vector(layer).data()).extracting(LayerConfig.DataFile::path).containsExactly(
+                folder.getParent().resolve("shared/a.geojson"), folder.resolve("b.geojson"));
+        assertThat(vector(layer).style()).containsExactly(new StyleRule(5, 7, null, new Color(0, 0, 255), 2.5f, 0.5f));
+        assertThat(layer.info().metatile()).isEqualTo(new MetatileSize(2, 8));
+    }
+
+    static Stream<Arguments> mistakes() {
+        return Stream.of(
+                mistake("unknown key", "layers:\n  - name: good\n    colour: red\n", "'colour'"),
+                mistake("unknown key in a style rule", MINIMAL.replace("fill: \"#f2efe9\"", "fil: \"#f2efe9\""),
+                        "'fil'"),
+                mistake("unknown top-level key", MINIMAL + "extra: 1\n", "'extra'"),
+                mistake("bad fill colour", MINIMAL.replace("#f2efe9", "#f2efe"), "style[0].fill"),
+                mistake("colour by name", MINIMAL.replace("\"#f2efe9\"", "white"), "style[0].fill"),
+                mistake("bad background", withKey("background: \"#12345g\""), "background"),
+                mistake("zoom min > max", withKey("zoom: {min: 5, max: 3}"), "zoom"),
+                mistake("zoom max too deep", withKey("zoom: {min: 0, max: 25}"), "zoom"),
+                mistake("negative zoom", withKey("zoom: {min: -1, max: 3}"), "zoom"),
+                mistake("zoom not a number", withKey("zoom: {min: low, max: 3}"), "zoom.min"),
+                mistake("unknown tile matrix set", withKey("tileMatrixSets: [GoogleMapsCompatible]"),
+                        "tileMatrixSets"),
+                mistake("no tile matrix set", withKey("tileMatrixSets: []"), "tileMatrixSets"),
+                mistake("unknown format", withKey("formats: [webp]"), "formats"),
+                mistake("metatile too big", withKey("metatile: {width: 17, height: 4}"), "metatile"),
+                mistake("gutter too wide", withKey("gutter: 300"), "gutter"),
+                mistake("unknown empty tile policy", withKey("emptyTiles: drop"), "emptyTiles"),
+                mistake("png level", withKey("pngLevel: 10"), "pngLevel"),
+                mistake("jpeg quality", withKey("jpegQuality: 0"), "jpegQuality"),
+                mistake("missing source", "layers:\n  - name: good\n    style:\n      - fill: \"#f2efe9\"\n",
+                        "source"),
+                mistake("unsupported source type", MINIMAL.replace("type: vector", "type: raster"), "source.type"),
+                mistake("no data files", MINIMAL.replace("[data/land.geojson]", "[]"), "source.data"),
+                mistake("no style", MINIMAL.replace("    style:\n      - fill: \"#f2efe9\"\n", ""), "style"),
+                mistake("stroke too wide", MINIMAL.replace("fill: \"#f2efe9\"", "strokeWidth: 100"), "strokeWidth"),
+                mistake("missing name", MINIMAL.replace("name: good", "title: good"), "name"),
+                mistake("name with a slash", MINIMAL.replace("name: good", "name: a/b"), "name"),
+                mistake("duplicate layer name", MINIMAL + MINIMAL.substring(MINIMAL.indexOf("  - name")),
+                        "'good'"),
+                mistake("no layers", "layers: []\n", "layers"),
+                mistake("not YAML", "layers: [ {name: good, source: {type: vector\n", "parsing"),
+                mistake("tab-indented", "layers:\n\t- name: good\n", "YAML"),
+                mistake("an empty layer entry", "layers:\n  -\n", "layers[0]"),
+                mistake("an empty style rule", MINIMAL.replace("      - fill: \"#f2efe9\"", "      -"),
+                        "style[0]"),
+                mistake("an empty data entry", MINIMAL.replace("[data/land.geojson]", "[~]"), "source.data"),
+                mistake("a style rule whose zoom min > max", MINIMAL.replace("      - fill:",
+                        "      - zoom: {min: 6, max: 2}\n        fill:"), "style[0]"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mistakes")
+    void eachMistakeNamesTheFileAndTheKey(String mistake, String yaml, String key) throws Exception {
+        Path file = write(yaml);
+
+        assertThatThrownBy(() -> LayerCatalogFile.read(file))
+                .as(mistake)
+                .isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining(key);
+    }
+
+    @Test
+    void theLayerInWhichAMistakeIsIsNamed() throws Exception {
+        Path file = write(MINIMAL + """
+                  - name: second
+                    gutter: -1
+                    source: {type: vector, data: [x.geojson]}
+                    style: [{fill: "#000000"}]
+                """);
+
+        assertThatThrownBy(() -> LayerCatalogFile.read(file)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining("layers[1]").hasMessageContaining("second").hasMessageContaining("gutter");
+    }
+
+    @Test
+    void aMissingFileIsNamed() {
+        Path missing = dir.resolve("nowhere.yaml");
+
+        assertThatThrownBy(() -> LayerCatalogFile.read(missing)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining(missing.toString());
+    }
+
+    @Test
+    void binaryJunkIsNotACatalogue() throws Exception {
+        Path file = dir.resolve("layers.yaml");
+        Files.write(file, new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0, 0, 13, (byte) 0xff, (byte) 0xfe, 0, 1});
+
+        assertThatThrownBy(() -> LayerCatalogFile.read(file)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining(file.toString());
+    }
+
+    private static Arguments mistake(String name, String yaml, String key) {
+        return Arguments.of(name, yaml, key);
+    }
+
+    /** The minimal layer with one more key. */
+    private static String withKey(String line) {
+        return MINIMAL.replace("    source:", "    " + line + "\n    source:");
+    }
+
+    private Path write(String yaml) throws Exception {
+        Path file = dir.resolve("layers.yaml");
+        Files.writeString(file, yaml, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static VectorSourceConfig vector(LayerConfig layer) {
+        return (VectorSourceConfig) layer.source();
+    }
+}

@@ -3,26 +3,22 @@ package io.tileseeder.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tileseeder.app.Engine;
-import io.tileseeder.app.settings.Settings;
-import io.tileseeder.job.JobRequest;
+import io.tileseeder.app.testing.WorldTiles;
 import io.tileseeder.job.JobState;
-import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.JobEvent;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -42,7 +38,6 @@ class SeedingInKubernetesIT {
     /** The tiles of the world layer the jobs of the disturbed runs cover: long enough to disturb mid-way. */
     private static final int DISTURBED_ZOOM = 8;
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(10);
-    private static final Map<Integer, Set<String>> EXPECTED = new HashMap<>();
 
     private static Kube kube;
     private static SeederApi api;
@@ -79,63 +74,124 @@ class SeedingInKubernetesIT {
     @Test
     @Order(2)
     void aWorkerPodForceDeletedMidJobLosesNoTile(TestInfo info) throws Exception {
-        String job = api.submitWorld(DISTURBED_ZOOM, label(info));
-        api.awaitJob(job, j -> SeederApi.progress(j, "tilesDone") > 0, "tiles done", JOB_TIMEOUT);
-        String victim = kube.pods("worker").getFirst();
-        kube.kubectl("delete", "pod", victim, "--grace-period=0", "--force", "--wait=false");
-
-        JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
-        assertEveryTile(job, done, DISTURBED_ZOOM);
+        seedDisturbed(info, running -> kube.kubectl("delete", "pod", kube.pods("worker").getFirst(),
+                "--grace-period=0", "--force", "--wait=false"));
     }
 
     @Test
     @Order(3)
     void aRollingUpgradeOfTheWorkersMidJobDrainsThemWithoutAFailedTask(TestInfo info) throws Exception {
-        String job = api.submitWorld(DISTURBED_ZOOM, label(info));
-        api.awaitJob(job, j -> SeederApi.progress(j, "tilesDone") > 0, "tiles done", JOB_TIMEOUT);
-        List<String> before = kube.pods("worker");
-        List<Kube.Followed> logs = new ArrayList<>();
-        for (String pod : before) {
-            logs.add(kube.follow(pod));
-        }
-        // A new setting for the workers: a new pod template, so the Deployment replaces every worker pod.
-        kube.upgrade("worker.threads=3");
-        assertThat(kube.pods("worker")).doesNotContainAnyElementsOf(before);
-        for (Kube.Followed log : logs) {
-            assertThat(log.awaitEnd(Duration.ofMinutes(2))).as("the log of %s", log.pod())
-                    .contains("drained in").doesNotContain("drain timeout");
-        }
-
-        JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
-        assertEveryTile(job, done, DISTURBED_ZOOM);
+        JsonNode done = seedDisturbed(info, running -> {
+            List<String> before = kube.pods("worker");
+            List<Kube.Followed> logs = new ArrayList<>();
+            for (String pod : before) {
+                logs.add(kube.follow(pod));
+            }
+            // A new setting for the workers: a new pod template, so the Deployment replaces every worker pod.
+            kube.upgrade("worker.threads=3");
+            assertThat(kube.pods("worker")).doesNotContainAnyElementsOf(before);
+            for (Kube.Followed log : logs) {
+                assertThat(log.awaitEnd(Duration.ofMinutes(2))).as("the log of %s", log.pod())
+                        .contains("drained in").doesNotContain("drain timeout");
+            }
+        });
         assertThat(SeederApi.progress(done, "tasksFailed")).as("tasks failed").isZero();
     }
 
     @Test
     @Order(4)
     void theCoordinatorPodDeletedMidPlanResumesThePlan(TestInfo info) throws Exception {
-        String job = api.submitWorld(DISTURBED_ZOOM, label(info));
-        JsonNode planning = api.awaitJob(job, j -> SeederApi.progress(j, "tasksPlanned") > 0, "tasks planned",
-                JOB_TIMEOUT);
-        assertThat(planning.get("progress").get("planningDone").asBoolean()).as("planning done at %s", planning)
-                .isFalse();
-        for (String coordinator : kube.pods("coordinator")) {
-            kube.kubectl("delete", "pod", coordinator, "--grace-period=0", "--force", "--wait=false");
-        }
-
-        JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
-        assertEveryTile(job, done, DISTURBED_ZOOM);
+        seedDisturbed(info, running -> {
+            assertThat(running.get("progress").get("planningDone").asBoolean()).as("planning done at %s", running)
+                    .isFalse();
+            for (String coordinator : kube.pods("coordinator")) {
+                kube.kubectl("delete", "pod", coordinator, "--grace-period=0", "--force", "--wait=false");
+            }
+        });
     }
 
     @Test
     @Order(5)
     void theRedisPodDeletedMidJobIsWaitedOut(TestInfo info) throws Exception {
-        String job = api.submitWorld(DISTURBED_ZOOM, label(info));
-        api.awaitJob(job, j -> SeederApi.progress(j, "tilesDone") > 0, "tiles done", JOB_TIMEOUT);
-        kube.deps("delete", "pod", "-l", "app=redis", "--wait=false");
+        seedDisturbed(info, running -> kube.deps("delete", "pod", "-l", "app=redis", "--wait=false"));
+    }
 
+    @Test
+    @Order(6)
+    void workersScaledFromOneToThreeMidJobAllRenderMetatiles(TestInfo info) throws Exception {
+        String workers = "deployment/" + kube.deployment("worker");
+        kube.kubectl("scale", workers, "--replicas=1");
+        kube.kubectl("rollout", "status", workers, "--timeout=5m");
+        awaitPods(() -> kube.pods("worker").size() == 1 && kube.readyPods("worker").size() == 1, "one worker");
+        try {
+            seedDisturbed(info, running -> {
+                kube.kubectl("scale", workers, "--replicas=3");
+                awaitPods(() -> kube.readyPods("worker").size() == 3, "three ready workers");
+            });
+            for (String pod : kube.pods("worker")) {
+                assertThat(renderedMetatiles(pod)).as("metatiles rendered by %s", pod).isPositive();
+            }
+        } finally {
+            kube.kubectl("scale", workers, "--replicas=2");
+        }
+    }
+
+    @Test
+    @Order(7)
+    void theHorizontalPodAutoscalerAddsWorkersOnCpu(TestInfo info) throws Exception {
+        // A target far below what a busy worker uses of its request: the HPA must add workers as soon as
+        // metrics-server reports the load.
+        kube.upgrade("worker.autoscaling.enabled=true", "worker.autoscaling.minReplicas=1",
+                "worker.autoscaling.maxReplicas=3", "worker.autoscaling.targetCPUUtilizationPercentage=50");
+        try {
+            seedDisturbed(info, running -> awaitPods(() -> kube.pods("worker").size() > 1
+                    && Integer.parseInt(kube.kubectl("get", "hpa", kube.deployment("worker"), "-o",
+                    "jsonpath={.status.desiredReplicas}")) > 1, "the autoscaler adding workers"));
+        } finally {
+            kube.upgrade("worker.autoscaling.enabled=false", "worker.replicas=2");
+        }
+    }
+
+    /** A disturbance, done once the job has tiles done; given the job then. */
+    @FunctionalInterface
+    private interface Disturbance {
+        void apply(JsonNode running) throws Exception;
+    }
+
+    /**
+     * Seeds world z0-{@value #DISTURBED_ZOOM}, disturbs it once it has tiles done, and checks that it still ends
+     * SUCCEEDED with every tile and one event after the last; the job at its end.
+     */
+    private static JsonNode seedDisturbed(TestInfo info, Disturbance disturbance) throws Exception {
+        String job = api.submitWorld(DISTURBED_ZOOM, label(info));
+        JsonNode running = api.awaitJob(job, j -> SeederApi.progress(j, "tilesDone") > 0, "tiles done", JOB_TIMEOUT);
+        Instant disturbed = Instant.now();
+        disturbance.apply(running);
         JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
+        assertThat(Instant.parse(done.get("finished").asText())).as("the job's end, after the disturbance began")
+                .isAfter(disturbed);
         assertEveryTile(job, done, DISTURBED_ZOOM);
+        return done;
+    }
+
+    private static void awaitPods(BooleanSupplier condition, String what) throws InterruptedException {
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("no " + what + " within 5 minutes: " + kube.kubectl("get", "pods", "-o",
+                        "wide"));
+            }
+            Thread.sleep(1000);
+        }
+    }
+
+    /** The worker's seeder_metatiles_rendered_total, from its /q/metrics. */
+    private static double renderedMetatiles(String pod) throws Exception {
+        HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://" + kube.podIp(pod) + ":9080/q/metrics")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        return metrics.body().lines().filter(line -> line.startsWith("seeder_metatiles_rendered_total"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     /**
@@ -145,9 +201,8 @@ class SeedingInKubernetesIT {
     private static void assertEveryTile(String job, JsonNode done, int maxZoom) throws Exception {
         assertThat(done.get("state").asText()).as("job %s: %s", job, done).isEqualTo("SUCCEEDED");
         Map<String, Instant> objects = store.objects();
-        Set<String> tiles = objects.keySet().stream().filter(key -> key.endsWith(".png"))
-                .collect(Collectors.toCollection(TreeSet::new));
-        Set<String> expected = expected(maxZoom);
+        Set<String> tiles = WorldTiles.pngs(objects.keySet());
+        Set<String> expected = WorldTiles.upTo(maxZoom);
         assertThat(tiles).as("the tiles in MinIO").hasSameSizeAs(expected).isEqualTo(expected);
         Instant lastTile = tiles.stream().map(objects::get).max(Instant::compareTo).orElseThrow();
         List<JobEvent> jobEvents = events.await(job, Duration.ofSeconds(90));
@@ -156,26 +211,6 @@ class SeedingInKubernetesIT {
             assertThat(event.time()).as("the event's time").isAfterOrEqualTo(lastTile);
             assertThat(event.counts().written()).isEqualTo(expected.size());
         });
-    }
-
-    /** The world tiles z0..maxZoom the embedded engine writes, as keys under the store's prefix. */
-    private static Set<String> expected(int maxZoom) throws Exception {
-        synchronized (EXPECTED) {
-            if (!EXPECTED.containsKey(maxZoom)) {
-                Path out = Files.createTempDirectory("expected-world-");
-                try (Engine engine = Engine.embedded(Settings.defaults(out.toString()))) {
-                    JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom),
-                            null, null, null, null, null, null, null), null);
-                    JobStatus done = engine.jobs().awaitFinal(job.id(), JOB_TIMEOUT).orElseThrow().get();
-                    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
-                }
-                try (Stream<Path> files = Files.walk(out)) {
-                    EXPECTED.put(maxZoom, files.filter(f -> f.toString().endsWith(".png"))
-                            .map(f -> out.relativize(f).toString()).collect(Collectors.toCollection(TreeSet::new)));
-                }
-            }
-            return EXPECTED.get(maxZoom);
-        }
     }
 
     private static String label(TestInfo info) {

@@ -8,6 +8,7 @@ import io.minio.RemoveObjectArgs;
 import io.minio.Result;
 import io.minio.messages.Item;
 import io.tileseeder.adapters.kafka.KafkaJobEventSink;
+import io.tileseeder.app.testing.EventRecords;
 import io.tileseeder.message.JobEvent;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -24,15 +25,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
+
+
+
+
 
 /**
  * One distributed deployment for one test: coordinator and worker processes started from the built jar
@@ -251,23 +251,7 @@ final class Cluster implements AutoCloseable {
     }
 
     private List<ConsumerRecord<String, byte[]>> eventRecords() {
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, required("SEEDER_KAFKA_BOOTSTRAP"));
-        List<ConsumerRecord<String, byte[]>> events = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(p, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(eventsTopic, Duration.ofSeconds(10)).stream()
-                    .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    events.add(record);
-                }
-            }
-        }
-        return events;
+        return EventRecords.read(required("SEEDER_KAFKA_BOOTSTRAP"), eventsTopic);
     }
 
     MinioClient minio() {

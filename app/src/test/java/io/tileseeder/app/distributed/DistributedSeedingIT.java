@@ -9,11 +9,8 @@ import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedisTopologies;
 import io.tileseeder.adapters.redis.RedisTopology;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
-import io.tileseeder.app.Engine;
-import io.tileseeder.app.settings.Settings;
-import io.tileseeder.job.JobRequest;
+import io.tileseeder.app.testing.WorldTiles;
 import io.tileseeder.job.JobState;
-import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.JobEvent;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -23,8 +20,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,8 +27,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
@@ -52,7 +45,6 @@ class DistributedSeedingIT {
     /** How long a dependency is kept down in the outage tests. */
     private static final Duration OUTAGE = Duration.ofSeconds(10);
     /** The tiles of the world layer up to a zoom, as the embedded engine writes them: what a job must store. */
-    private static final Map<Integer, Set<String>> EXPECTED = Collections.synchronizedMap(new HashMap<>());
 
     @TempDir
     Path temp;
@@ -76,13 +68,13 @@ class DistributedSeedingIT {
                 assertThat(health.statusCode()).as(process.name + ": " + health.body()).isEqualTo(200);
             }
             Map<String, Instant> objects = cluster.objects();
-            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            assertThat(WorldTiles.pngs(objects.keySet())).isEqualTo(WorldTiles.upTo(6));
             List<JobEvent> events = awaitEvents(cluster, job);
             assertThat(events).singleElement().satisfies(event -> {
                 assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
                 Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
                 assertThat(event.time()).isAfterOrEqualTo(lastTile);
-                assertThat(event.counts().written()).isEqualTo(expected(6).size());
+                assertThat(event.counts().written()).isEqualTo(WorldTiles.upTo(6).size());
             });
         }
     }
@@ -173,7 +165,7 @@ class DistributedSeedingIT {
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
-            assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(7));
         }
     }
 
@@ -221,7 +213,7 @@ class DistributedSeedingIT {
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
             assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(1367);
-            assertThat(tiles(cluster.objects().keySet())).isEqualTo(expected(7));
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(7));
             assertThat(awaitEvents(cluster, job)).singleElement()
                     .satisfies(event -> assertThat(event.state()).isEqualTo(JobState.SUCCEEDED));
         }
@@ -331,7 +323,7 @@ class DistributedSeedingIT {
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
             Map<String, Instant> objects = cluster.objects();
-            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            assertThat(WorldTiles.pngs(objects.keySet())).isEqualTo(WorldTiles.upTo(6));
             Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
             assertThat(awaitEvents(cluster, job)).singleElement().satisfies(event -> {
                 assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
@@ -402,7 +394,7 @@ class DistributedSeedingIT {
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
             assertThat(done.get("progress").get("tasksFailed").asLong()).isZero();
             Map<String, Instant> objects = cluster.objects();
-            assertThat(tiles(objects.keySet())).isEqualTo(expected(6));
+            assertThat(WorldTiles.pngs(objects.keySet())).isEqualTo(WorldTiles.upTo(6));
             List<JobEvent> events = awaitEvents(cluster, job);
             Instant lastTile = objects.values().stream().max(Instant::compareTo).orElseThrow();
             assertThat(events).singleElement().satisfies(event -> {
@@ -465,7 +457,7 @@ class DistributedSeedingIT {
                             && scrapes.stream().mapToDouble(m -> m.sum("seeder_tasks_in_flight")).sum() == 0);
             Map<String, Instant> objects = cluster.objects();
             assertThat(objects).isNotEmpty();
-            assertThat(tiles(objects.keySet()).size()).isLessThan(expected(7).size());
+            assertThat(WorldTiles.pngs(objects.keySet()).size()).isLessThan(WorldTiles.upTo(7).size());
             assertThat(objects.values().stream().max(Instant::compareTo).orElseThrow())
                     .as("the newest tile against the event sent at %s", sent).isBeforeOrEqualTo(sent);
         }
@@ -567,30 +559,6 @@ class DistributedSeedingIT {
                 return events;
             }
             Thread.sleep(200);
-        }
-    }
-
-    private static Set<String> tiles(Set<String> objects) {
-        return objects.stream().filter(name -> name.endsWith(".png")).collect(Collectors.toCollection(TreeSet::new));
-    }
-
-    /** The world tiles z0..maxZoom the embedded engine writes: computed once per zoom. */
-    private Set<String> expected(int maxZoom) throws Exception {
-        synchronized (EXPECTED) {
-            if (!EXPECTED.containsKey(maxZoom)) {
-                Path out = Files.createTempDirectory("expected-world-");
-                try (Engine engine = Engine.embedded(Settings.defaults(out.toString()))) {
-                    JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom),
-                            null, null, null, null, null, null, null), null);
-                    JobStatus done = engine.jobs().awaitFinal(job.id(), JOB_TIMEOUT).orElseThrow().get();
-                    assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
-                }
-                try (Stream<Path> files = Files.walk(out)) {
-                    EXPECTED.put(maxZoom, files.filter(f -> f.toString().endsWith(".png"))
-                            .map(f -> out.relativize(f).toString()).collect(Collectors.toCollection(TreeSet::new)));
-                }
-            }
-            return EXPECTED.get(maxZoom);
         }
     }
 

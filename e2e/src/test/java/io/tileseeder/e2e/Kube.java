@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * kubectl and helm against the cluster dev/k8s runs, as dev/k8s-test hands them over in the environment:
  * SEEDER_E2E_KUBECTL, SEEDER_E2E_HELM, SEEDER_E2E_KUBECONFIG (the tests run inside the node's network, where the API
  * server is on 127.0.0.1:6443), SEEDER_E2E_NAMESPACE and SEEDER_E2E_RELEASE (the product's Helm release),
- * SEEDER_E2E_CHART and SEEDER_E2E_VALUES (its chart and the values it was installed with).
+ * and SEEDER_E2E_CHART (its chart; upgrades keep the values it was installed with).
  */
 final class Kube {
 
@@ -27,7 +27,6 @@ final class Kube {
     private final String helm = env("SEEDER_E2E_HELM");
     private final String kubeconfig = env("SEEDER_E2E_KUBECONFIG");
     private final String chart = env("SEEDER_E2E_CHART");
-    private final String values = env("SEEDER_E2E_VALUES");
 
     static String env(String name) {
         String value = System.getenv(name);

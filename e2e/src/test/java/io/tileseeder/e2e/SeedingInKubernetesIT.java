@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -149,6 +150,53 @@ class SeedingInKubernetesIT {
                     "jsonpath={.status.desiredReplicas}")) > 1, "the autoscaler adding workers"));
         } finally {
             kube.upgrade("worker.autoscaling.enabled=false", "worker.replicas=2");
+        }
+    }
+
+    @Test
+    @Order(8)
+    void prometheusScrapesEveryPodLoadsTheAlertsAndTheDashboardQueriesHaveData(TestInfo info) throws Exception {
+        Prometheus prometheus = new Prometheus(kube.serviceIp(kube.namespace, "prometheus"));
+        assertThat(prometheus.alerts()).contains("SeederJobStuck", "SeederTaskFailureRate", "SeederBacklogGrowing",
+                "SeederStoreErrors");
+        List<String> all = Prometheus.dashboardQueries(Path.of(Kube.env("SEEDER_E2E_CHART"), "files",
+                "dashboard.json"), kube.namespace);
+        // The two upstream WMS panels read counters a worker registers for each WMS its layers name; the layer
+        // here is the bundled vector `world`, and no WMS runs in this cluster, so they alone are not checked.
+        List<String> upstream = all.stream().filter(query -> query.contains("seeder_upstream_")).toList();
+        assertThat(upstream).as("the dashboard's upstream WMS queries").hasSize(2);
+        List<String> queries = all.stream().filter(query -> !upstream.contains(query)).toList();
+        assertThat(queries).as("the dashboard's other queries").hasSizeGreaterThan(10);
+        seedDisturbed(info, running -> {
+            List<String> pods = new ArrayList<>(kube.pods("coordinator"));
+            pods.addAll(kube.pods("worker"));
+            awaitPods(() -> up(prometheus, pods), "scrape of every pod up");
+            // Each query must have data at some moment from here on, while the job runs or just after it (a rate
+            // needs two scrapes; the job's own gauges end with it).
+            Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
+            List<String> empty = new ArrayList<>(queries);
+            while (!empty.isEmpty() && Instant.now().isBefore(deadline)) {
+                empty.removeIf(query -> hasData(prometheus, query));
+                Thread.sleep(2000);
+            }
+            assertThat(empty).as("dashboard queries without data while a job runs").isEmpty();
+        });
+    }
+
+    private static boolean up(Prometheus prometheus, List<String> pods) {
+        try {
+            Map<String, String> targets = prometheus.targets();
+            return pods.stream().allMatch(pod -> "up".equals(targets.get(pod)));
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private static boolean hasData(Prometheus prometheus, String query) {
+        try {
+            return prometheus.series(query) > 0;
+        } catch (Exception e) {
+            return false;
         }
     }
 

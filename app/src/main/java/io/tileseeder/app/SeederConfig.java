@@ -188,7 +188,10 @@ public interface SeederConfig {
         @WithDefault("5")
         int maxDeliveries();
 
-        /** How long a worker waits for a metatile's lock before putting the task back (with backoff). */
+        /**
+         * How long one try for a busy metatile lock waits (at least 1ms); the worker keeps the task, renewed, and
+         * tries again until the lock is free.
+         */
         @WithDefault("1s")
         Duration lockWait();
 

@@ -66,7 +66,7 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
      * @param threads         metatiles rendered and encoded at once
      * @param storeThreads    metatiles being stored at once (I/O-bound, so more than the cores)
      * @param maxDeliveries   deliveries of a failing task before it is recorded FAILED
-     * @param lockWait        how long a worker waits for a metatile lock before releasing the task
+     * @param lockWait        how long one try for a busy metatile lock waits; the task is kept and tried again
      * @param drainTimeout    on shutdown, how long the workers may finish the metatiles they hold
      * @param wmsRequestsPerUpstream requests in flight to one upstream WMS from this process
      */
@@ -77,6 +77,9 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
             positive("storeThreads", storeThreads);
             positive("maxDeliveries", maxDeliveries);
             positive("wmsRequestsPerUpstream", wmsRequestsPerUpstream);
+            if (lockWait == null || lockWait.toMillis() < 1) {
+                throw new IllegalArgumentException("lockWait must be at least 1ms, got " + lockWait);
+            }
             if (drainTimeout == null || drainTimeout.isNegative()) {
                 throw new IllegalArgumentException("drainTimeout must be zero or more, got " + drainTimeout);
             }

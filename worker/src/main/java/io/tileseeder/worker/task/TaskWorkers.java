@@ -34,7 +34,8 @@ import java.util.logging.Logger;
  * <p>Verdicts: the result is published first, then the task accepted. A failure is released for another
  * delivery until the task has been delivered {@code maxDeliveries} times; then its FAILED result is
  * published and it is rejected, so a poison task never blocks the job. A task whose metatile lock is busy is
- * released without counting against it beyond the delivery itself.
+ * kept, renewed, until the lock is free (each try waits the lock wait): it is not released, so it spends none of
+ * the deliveries the queue allows.
  *
  * <p>Final means final: before a task is rendered its job is entered through the {@link JobGate}; a job that is
  * final or unknown drops the task (accepted, nothing rendered or written), and the pass of a job that is not is
@@ -253,6 +254,15 @@ public final class TaskWorkers implements AutoCloseable {
         Optional<MetatileProcessor.Prepared> prepared;
         try {
             prepared = patiently(delivery, entered.pass(), () -> processor.prepare(delivery.task()));
+            // Its metatile is locked elsewhere: keep the task (renewed) and try the lock again, each try waiting up
+            // to the lock wait. Released, it would spend one of the deliveries the queue allows, and a broker that
+            // counts them (Kafka's share groups archive a record at group.share.delivery.count.limit) would drop it
+            // without a FAILED result: a killed worker's locks outlive it by their lease, while Kafka hands its
+            // tasks to the others as soon as its connection is gone.
+            while (prepared.isEmpty() && running && !entered.pass().jobFinal()) {
+                delivery.renew();
+                prepared = patiently(delivery, entered.pass(), () -> processor.prepare(delivery.task()));
+            }
         } catch (InterruptedException e) {
             entered.giveBack();
             throw e;
@@ -265,8 +275,13 @@ public final class TaskWorkers implements AutoCloseable {
             failed(delivery, e);
             return;
         }
+        if (prepared.isEmpty() && entered.pass().jobFinal()) {
+            entered.pass().close();
+            delivery.drop(); // its job ended while it waited: nothing of it is rendered or written any more
+            return;
+        }
         if (prepared.isEmpty()) {
-            entered.giveBack(); // its metatile is locked elsewhere: try again later
+            entered.giveBack(); // closing: give it back untouched
             return;
         }
         Encoded encoded = new Encoded(entered, prepared.get());

@@ -186,15 +186,16 @@ class TaskWorkersTest {
     }
 
     @Test
-    void aTaskWhoseMetatileIsLockedElsewhereIsReleasedUntilTheLockIsFreeNotFailed() throws Exception {
+    void aTaskWhoseMetatileIsLockedElsewhereIsKeptAndRenewedUntilTheLockIsFreeSpendingNoDelivery() throws Exception {
         MetatileTask task = tasks("box", 0, 0).getFirst();
         MetatileLock.Lease held = lock.tryLock(task.metatileKey(), Duration.ZERO).orElseThrow();
-        CountDownLatch manyTries = log.latchFor("release 0", MAX_DELIVERIES + 2);
+        // More tries than the deliveries a queue allows: a release per try would have used them all up.
+        CountDownLatch manyTries = log.latchFor("renew 0", MAX_DELIVERIES + 2);
         CountDownLatch accepted = log.latchFor("accept 0");
         start(1, 1, MAX_DELIVERIES, WorkerFixtures.openGate(), Duration.ofMillis(10));
 
         queue.publish(task);
-        assertThat(manyTries.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("released while locked; log %s", log)
+        assertThat(manyTries.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("renewed while locked; log %s", log)
                 .isTrue();
         assertThat(sink.results()).as("no result while the metatile is locked").isEmpty();
         held.close();
@@ -204,8 +205,29 @@ class TaskWorkersTest {
             assertThat(result.succeeded()).isTrue();
             assertThat(result.counts().written()).isEqualTo(1);
         });
-        assertThat(log.entries()).doesNotContain("reject 0");
+        assertThat(log.entries()).as("one delivery, never given back").containsOnlyOnce("deliver 0 #1")
+                .noneMatch(e -> e.startsWith("deliver 0 #2")).doesNotContain("release 0", "reject 0");
         assertThat(queue.verdictErrors()).isEmpty();
+    }
+
+    @Test
+    void aTaskWaitingForALockHeldElsewhereIsDroppedWhenItsJobEnds() throws Exception {
+        MetatileTask task = tasks("box", 0, 0).getFirst();
+        MetatileLock.Lease held = lock.tryLock(task.metatileKey(), Duration.ZERO).orElseThrow();
+        WorkerFixtures.TestGate gate = WorkerFixtures.openGate();
+        CountDownLatch waiting = log.latchFor("renew 0", 2);
+        CountDownLatch accepted = log.latchFor("accept 0");
+        start(1, 1, MAX_DELIVERIES, gate, Duration.ofMillis(10));
+
+        queue.publish(task);
+        assertThat(waiting.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("waiting for the lock; log %s", log).isTrue();
+        gate.close("job-box");
+
+        assertThat(accepted.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("dropped once final; log %s", log).isTrue();
+        assertThat(sink.results()).isEmpty();
+        assertThat(Folders.regularFiles(tiles)).isEmpty();
+        assertThat(log.entries()).doesNotContain("release 0", "reject 0");
+        held.close();
     }
 
     @Test

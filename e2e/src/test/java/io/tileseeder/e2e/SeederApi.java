@@ -88,17 +88,7 @@ final class SeederApi {
     }
 
     JsonNode awaitFinal(String id, Duration wait) throws InterruptedException {
-        Instant deadline = Instant.now().plus(wait);
-        while (true) {
-            JsonNode job = job(id, Duration.between(Instant.now(), deadline).plusSeconds(1));
-            if (isFinal(job)) {
-                return job;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("job " + id + " did not end within " + wait + ": " + job);
-            }
-            Thread.sleep(POLL);
-        }
+        return awaitJob(id, SeederApi::isFinal, "an end", wait);
     }
 
     static boolean isFinal(JsonNode job) {

@@ -58,6 +58,16 @@ app.kubernetes.io/component: {{ .component }}
 {{- include "tile-seeder.fullname" . }}
 {{- end }}
 
+{{/* A checksum of what that Secret is made from, so the pods restart when it changes. Not of the rendered Secret:
+the write token it generates when none is given is new in every render until the Secret exists, so every pod
+template would change at the first upgrade after the install; from then on the token is kept. */}}
+{{- define "tile-seeder.secretChecksum" -}}
+{{- $inputs := dict "tokens" .Values.auth.tokens "tokensSecret" .Values.auth.existingSecret
+      "redisUrl" .Values.redis.url "redisSecret" .Values.redis.existingSecret
+      "s3AccessKey" .Values.s3.accessKey "s3SecretKey" .Values.s3.secretKey "s3Secret" .Values.s3.existingSecret -}}
+{{- toJson $inputs | sha256sum -}}
+{{- end }}
+
 {{- define "tile-seeder.layersConfigMap" -}}
 {{- default (printf "%s-layers" (include "tile-seeder.fullname" .)) .Values.layers.existingConfigMap }}
 {{- end }}

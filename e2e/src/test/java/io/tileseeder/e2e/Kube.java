@@ -78,6 +78,16 @@ final class Kube {
                 .toList();
     }
 
+    /**
+     * The component's pods, one line each: name, restarts of its first container, and why that container last
+     * ended (empty if it never did).
+     */
+    String restarts(String component) {
+        return kubectl("get", "pods", "-l", "app.kubernetes.io/component=" + component, "-o",
+                "jsonpath={range .items[*]}{.metadata.name} {.status.containerStatuses[0].restartCount} "
+                        + "{.status.containerStatuses[0].lastState.terminated.reason}{\"\\n\"}{end}");
+    }
+
     /** Pods of the component that are Ready. */
     List<String> readyPods(String component) {
         String out = kubectl("get", "pods", "-l", "app.kubernetes.io/component=" + component, "-o",

@@ -84,6 +84,7 @@ class SeedingInKubernetesIT {
     void aRollingUpgradeOfTheWorkersMidJobDrainsThemWithoutAFailedTask(TestInfo info) throws Exception {
         JsonNode done = seedDisturbed(info, running -> {
             List<String> before = kube.pods("worker");
+            String coordinators = kube.restarts("coordinator");
             List<Kube.Followed> logs = new ArrayList<>();
             for (String pod : before) {
                 logs.add(kube.follow(pod));
@@ -95,6 +96,8 @@ class SeedingInKubernetesIT {
                 assertThat(log.awaitEnd(Duration.ofMinutes(2))).as("the log of %s", log.pod())
                         .contains("drained in").doesNotContain("drain timeout");
             }
+            assertThat(kube.restarts("coordinator")).as("the coordinator, untouched by the workers' upgrade")
+                    .isEqualTo(coordinators);
         });
         assertThat(SeederApi.progress(done, "tasksFailed")).as("tasks failed").isZero();
     }

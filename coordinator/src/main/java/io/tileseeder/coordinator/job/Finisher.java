@@ -50,8 +50,9 @@ final class Finisher {
 
     /**
      * Finishes the job if it is not final and every planned task has a result: FAILED naming the first failed task,
-     * else SUCCEEDED once the TileJSON document is written. A tile store that cannot be reached for the document is
-     * not the job's fault: the job stays RUNNING and the next recovery sweep finishes it.
+     * else SUCCEEDED once the TileJSON document is written. A tile store that cannot be reached for the document, or
+     * a write the shutdown interrupted, is not the job's fault: the job stays RUNNING and the next recovery sweep
+     * finishes it.
      */
     void finishIfDone(String jobId) {
         store.get(jobId).filter(job -> !job.state().isFinal() && job.allTasksDone()).ifPresent(job -> {
@@ -67,6 +68,10 @@ final class Finisher {
                 metadataError = writeTileJson(job.spec());
             } catch (StoreUnavailableException e) {
                 outages.down(Outages.dependencyOf(e), e.getMessage());
+                return;
+            }
+            if (metadataError.isPresent() && Thread.currentThread().isInterrupted()) {
+                LOG.fine(() -> "job " + jobId + " left to the sweep: shutting down while writing its TileJSON");
                 return;
             }
             finish(jobId, metadataError.isPresent() ? JobState.FAILED : JobState.SUCCEEDED, metadataError.orElse(null));

@@ -44,6 +44,8 @@ final class Planner implements AutoCloseable {
     private static final int PROGRESS_EVERY = 16384;
     /** How often a planner waiting on a full queue checks whether its job was cancelled. */
     private static final Duration OFFER_WAIT = Duration.ofMillis(200);
+    /** How long {@link #close} waits for the interrupted planners to stop. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     private final JobStore store;
     private final TaskQueue queue;
@@ -54,6 +56,7 @@ final class Planner implements AutoCloseable {
     private final ThreadPoolExecutor planners;
     /** Jobs this replica is planning, so a sweep does not start a second planner for them. */
     private final Set<String> planning = ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
 
     /**
      * @param planLocks one lock per job being planned, shared by the replicas
@@ -131,8 +134,14 @@ final class Planner implements AutoCloseable {
             failPlan(jobId, "planning stopped: " + e.dependency() + " was unavailable for longer than the outage "
                     + "budget of " + outages.budget() + ": " + e.getMessage());
         } catch (Exception e) {
-            LOG.log(Level.WARNING, "planning job " + jobId + " failed", e);
-            failPlan(jobId, "planning failed: " + e.getMessage());
+            if (closing || Thread.currentThread().isInterrupted()) {
+                // Shutting down, and a client turned the interrupt into its own exception (Redisson throws a
+                // RedisException, having set the flag again): not the job's failure; the plan is resumed.
+                LOG.fine(() -> "planning job " + jobId + " stopped by the shutdown: " + e);
+            } else {
+                LOG.log(Level.WARNING, "planning job " + jobId + " failed", e);
+                failPlan(jobId, "planning failed: " + e.getMessage());
+            }
         } finally {
             planning.remove(jobId);
         }
@@ -198,9 +207,21 @@ final class Planner implements AutoCloseable {
         return store.get(jobId).map(job -> job.state().isFinal()).orElse(true);
     }
 
-    /** Interrupts the planners: what they queued stays recorded, and a coordinator that starts resumes their plans. */
+    /**
+     * Interrupts the planners and waits up to {@link #CLOSE_WAIT} for them to stop, so none still uses the store or
+     * the queue once they are closed: what they queued stays recorded, and a coordinator that starts resumes their
+     * plans.
+     */
     @Override
     public void close() {
+        closing = true;
         planners.shutdownNow();
+        try {
+            if (!planners.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warning(() -> "a planner did not stop within " + CLOSE_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -19,6 +19,7 @@ import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -28,6 +29,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -99,13 +101,33 @@ class FinisherTest {
     void aTileStoreOutageLeavesTheJobRunningUntilTheNextTry() {
         String id = plannedWithResults();
 
-        finisher(new Unreachable(new FileTileStore(tiles))).finishIfDone(id);
+        finisher(new MetadataFailing(new FileTileStore(tiles),
+                () -> new StoreUnavailableException("connection refused", new ConnectException("connection refused"))))
+                .finishIfDone(id);
 
         assertThat(store.get(id).orElseThrow().state()).as("not the job's fault").isEqualTo(JobState.RUNNING);
         assertThat(outages.current()).extracting(Outages.Outage::dependency).containsExactly(Outages.OBJECT_STORE);
 
         finisher(new FileTileStore(tiles)).finishIfDone(id);
 
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+    }
+
+    @Test
+    void aShutdownInterruptingTheTileJsonWriteLeavesTheJobRunningForTheSweep() {
+        String id = plannedWithResults();
+
+        try {
+            finisher(new MetadataFailing(new FileTileStore(tiles), () -> {
+                Thread.currentThread().interrupt(); // as the S3 store does, waiting for an answer when interrupted
+                return new InterruptedIOException("interrupted while waiting for an answer");
+            })).finishIfDone(id);
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+        }
+
+        assertThat(store.get(id).orElseThrow().state()).as("not the job's fault").isEqualTo(JobState.RUNNING);
+        finisher(new FileTileStore(tiles)).finishIfDone(id);
         assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
     }
 
@@ -124,8 +146,8 @@ class FinisherTest {
         assertThat(registry.get("seeder.jobs.finished").tag("state", "failed").counter().count()).isZero();
     }
 
-    /** A tile store that stores tiles but cannot be reached for metadata, like an object store going down. */
-    private record Unreachable(TileStore files) implements TileStore {
+    /** A tile store that stores tiles but fails to write metadata, as {@code failure} says. */
+    private record MetadataFailing(TileStore files, Supplier<IOException> failure) implements TileStore {
 
         @Override
         public Optional<Instant> lastModified(TileKey key) throws IOException {
@@ -150,12 +172,12 @@ class FinisherTest {
         @Override
         public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
                                   String contentType) throws IOException {
-            throw new StoreUnavailableException("connection refused", new ConnectException("connection refused"));
+            throw failure.get();
         }
 
         @Override
         public String describe() {
-            return "unreachable";
+            return "failing";
         }
 
         @Override

@@ -13,12 +13,18 @@ import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.adapters.memory.LocalMetatileLock;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.message.TaskResult;
 import io.tileseeder.outage.Outages;
+import io.tileseeder.port.JobStore;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TaskDelivery;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -117,6 +123,111 @@ class PlannerTest {
 
         eventually(() -> store.get(next).orElseThrow().planningDone());
         assertThat(queue.poll(Duration.ZERO).map(TaskDelivery::task).orElseThrow().jobId()).isEqualTo(next);
+    }
+
+    @Test
+    void aPlanStoppedByTheShutdownIsResumedNotFailedWhateverExceptionTheInterruptBecame() throws InterruptedException {
+        for (boolean flagKept : new boolean[] {true, false}) {
+            InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
+            String id = submitted(store, 3).id(); // 85 tasks
+            StoreInterruptedAtFirstCursor stalling = new StoreInterruptedAtFirstCursor(store, flagKept);
+            Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
+            Finisher finisher = new Finisher(stalling, LAYERS, new FileTileStore(tiles), outages,
+                    new JobMetrics(new SimpleMeterRegistry(), stalling),
+                    new Waiters(stalling, new LocalJobGate(stalling), 1));
+            Planner stopped = new Planner(stalling, queue, planLocks, outages, finisher, 1, 1000);
+            stopped.start(id);
+            assertThat(stalling.reached.await(10, TimeUnit.SECONDS)).as("the planner records its last cursor").isTrue();
+
+            stopped.close();
+
+            JobStatus job = store.get(id).orElseThrow();
+            assertThat(job.state().isFinal()).as("flag kept %s: %s", flagKept, job).isFalse();
+            planner(queue, 1, 1000).start(id);
+            eventually(() -> store.get(id).orElseThrow().planningDone());
+            assertThat(store.get(id).orElseThrow().tasksPlanned()).isEqualTo(85);
+            planner.close();
+        }
+    }
+
+    /**
+     * Blocks the first {@link #planned} call until the thread is interrupted, then throws as Redisson does: an
+     * unchecked exception caused by the InterruptedException, the thread's flag set again or, as some clients do,
+     * not.
+     */
+    private static final class StoreInterruptedAtFirstCursor implements JobStore {
+        private final JobStore store;
+        private final boolean flagKept;
+        final CountDownLatch reached = new CountDownLatch(1);
+
+        StoreInterruptedAtFirstCursor(JobStore store, boolean flagKept) {
+            this.store = store;
+            this.flagKept = flagKept;
+        }
+
+        @Override
+        public JobStatus planned(String id, long tasksPlanned, boolean planningDone) {
+            reached.countDown();
+            try {
+                new CountDownLatch(1).await();
+                throw new AssertionError("unreachable: the latch is never opened");
+            } catch (InterruptedException e) {
+                if (flagKept) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public JobStatus create(JobStatus job) {
+            return store.create(job);
+        }
+
+        @Override
+        public Optional<JobStatus> get(String id) {
+            return store.get(id);
+        }
+
+        @Override
+        public Optional<JobStatus> findByIdempotencyKey(String key) {
+            return store.findByIdempotencyKey(key);
+        }
+
+        @Override
+        public List<JobStatus> list(int limit) {
+            return store.list(limit);
+        }
+
+        @Override
+        public boolean record(TaskResult result) {
+            return store.record(result);
+        }
+
+        @Override
+        public Optional<JobStatus> finish(String id, JobState state, String reason) {
+            return store.finish(id, state, reason);
+        }
+
+        @Override
+        public List<JobStatus> unfinished() {
+            return store.unfinished();
+        }
+
+        @Override
+        public Map<JobState, Long> countByState() {
+            return store.countByState();
+        }
+
+        @Override
+        public List<String> pendingEvents() {
+            return store.pendingEvents();
+        }
+
+        @Override
+        public void eventSent(String id) {
+            store.eventSent(id);
+        }
     }
 
     private static void eventually(BooleanSupplier condition) throws InterruptedException {

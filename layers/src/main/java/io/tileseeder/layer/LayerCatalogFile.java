@@ -43,7 +43,7 @@ import java.util.stream.Collectors;
  *     jpegQuality: 0.85              # 0..1
  *     source:
  *       type: vector                 # GeoJSON features drawn with Java2D
- *       data: [world/countries.geojson]   # relative to this file
+ *       data: [world/countries.geojson]   # relative to this file; classpath:PATH for bundled data
  *     style:                         # rules applied in order; each draws fill then stroke
  *       - zoom: {min: 0, max: 24}
  *         fill: "#f2efe9"
@@ -59,6 +59,7 @@ public final class LayerCatalogFile {
     /** The bundled catalogue with the {@code world} layer. */
     public static final String BUNDLED = "layers/layers.yaml";
 
+    private static final String CLASSPATH = "classpath:";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -66,11 +67,16 @@ public final class LayerCatalogFile {
     private LayerCatalogFile() {
     }
 
-    /** Reads a catalogue file; data paths in it are relative to its folder. */
+    /**
+     * Reads a catalogue file; data paths in it are relative to its folder, or name data bundled with the application
+     * as {@code classpath:PATH} (the world layer's: {@code classpath:layers/world/countries.geojson}).
+     */
     public static LayerCatalogConfig read(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             Path folder = file.toAbsolutePath().getParent();
-            return parse(in, file.toString(), data -> LayerConfig.DataFile.file(folder.resolve(data).normalize()));
+            return parse(in, file.toString(), data -> data.startsWith(CLASSPATH)
+                    ? LayerConfig.DataFile.resource(data.substring(CLASSPATH.length()))
+                    : LayerConfig.DataFile.file(folder.resolve(data).normalize()));
         } catch (NoSuchFileException e) {
             throw new LayerConfigException("layer configuration " + file + " does not exist");
         } catch (IOException e) {
@@ -85,7 +91,7 @@ public final class LayerCatalogFile {
             if (in == null) {
                 throw new LayerConfigException("the bundled layer configuration " + BUNDLED + " is missing");
             }
-            return parse(in, "classpath:" + BUNDLED, data -> LayerConfig.DataFile.resource(folder + data));
+            return parse(in, CLASSPATH + BUNDLED, data -> LayerConfig.DataFile.resource(folder + data));
         } catch (IOException e) {
             throw new LayerConfigException("cannot read the bundled layer configuration: " + e.getMessage());
         }
@@ -217,6 +223,10 @@ public final class LayerCatalogFile {
         check(source.data() != null && !source.data().isEmpty() && source.data().stream().noneMatch(Objects::isNull),
                 at, "source.data: list at least one GeoJSON file, with no empty entries");
         List<LayerConfig.DataFile> data = source.data().stream().map(resolve).toList();
+        for (LayerConfig.DataFile file : data) {
+            check(file.resource() == null || LayerCatalogFile.class.getClassLoader().getResource(file.resource()) != null,
+                    at, "source.data: " + file.location() + " is not bundled with the application");
+        }
 
         check(raw.style() != null && !raw.style().isEmpty(), at, "style: at least one rule is required");
         List<StyleRule> style = new ArrayList<>();

@@ -178,6 +178,8 @@ class LayerCatalogFileTest {
                 mistake("an empty style rule", MINIMAL.replace("      - fill: \"#f2efe9\"", "      -"),
                         "style[0]"),
                 mistake("an empty data entry", MINIMAL.replace("[data/land.geojson]", "[~]"), "source.data"),
+                mistake("bundled data that is not bundled", MINIMAL.replace("[data/land.geojson]",
+                        "[classpath:layers/world/nowhere.geojson]"), "classpath:layers/world/nowhere.geojson"),
                 mistake("a style rule whose zoom min > max", MINIMAL.replace("      - fill:",
                         "      - zoom: {min: 6, max: 2}\n        fill:"), "style[0]"));
     }
@@ -192,6 +194,18 @@ class LayerCatalogFileTest {
                 .isInstanceOf(LayerConfigException.class)
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining(key);
+    }
+
+    @Test
+    void aFileNamesBundledDataWithTheClasspathPrefixBesideItsOwn() throws Exception {
+        Path file = write(MINIMAL.replace("[data/land.geojson]",
+                "[classpath:layers/world/countries.geojson, data/land.geojson]"));
+
+        LayerConfig layer = LayerCatalogFile.read(file).layer("good").orElseThrow();
+
+        assertThat(vector(layer).data()).containsExactly(
+                LayerConfig.DataFile.resource("layers/world/countries.geojson"),
+                LayerConfig.DataFile.file(dir.resolve("data/land.geojson").toAbsolutePath().normalize()));
     }
 
     @Test

@@ -64,6 +64,12 @@ final class Kube {
         return run(command);
     }
 
+    /** {@code helm upgrade} as {@link #upgrade}, setting {@code key} to the content of {@code file}. */
+    String upgradeWithFile(String key, Path file) {
+        return run(List.of(helm, "--kubeconfig", kubeconfig, "-n", namespace, "upgrade", release, chart,
+                "--reuse-values", "--wait", "--timeout", "5m", "--set-file", key + "=" + file));
+    }
+
     /** The ClusterIP of a Service. */
     String serviceIp(String namespace, String service) {
         return run(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", namespace, "get", "service", service, "-o",

@@ -31,9 +31,14 @@ final class SeederApi {
 
     /** Submits a reseed of the bundled world layer, zoom 0 to {@code maxZoom}; the job's id. */
     String submitWorld(int maxZoom, String label) throws IOException, InterruptedException {
+        return submit("world", maxZoom, label);
+    }
+
+    /** Submits a reseed of {@code layer}, zoom levels 0 to {@code maxZoom}, labelled; its id. */
+    String submit(String layer, int maxZoom, String label) throws IOException, InterruptedException {
         String body = """
-                {"layer": "world", "zoom": {"min": 0, "max": %d}, "mode": "reseed", "labels": {"e2e": "%s"}}"""
-                .formatted(maxZoom, label);
+                {"layer": "%s", "zoom": {"min": 0, "max": %d}, "mode": "reseed", "labels": {"e2e": "%s"}}"""
+                .formatted(layer, maxZoom, label);
         HttpResponse<String> response = http.send(request("jobs").POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 202) {

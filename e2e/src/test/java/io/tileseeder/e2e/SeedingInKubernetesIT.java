@@ -162,20 +162,24 @@ class SeedingInKubernetesIT {
         Prometheus prometheus = new Prometheus(kube.serviceIp(kube.namespace, "prometheus"));
         assertThat(prometheus.alerts()).contains("SeederJobStuck", "SeederTaskFailureRate", "SeederBacklogGrowing",
                 "SeederStoreErrors");
-        List<String> all = Prometheus.dashboardQueries(Path.of(Kube.env("SEEDER_E2E_CHART"), "files",
+        List<String> queries = Prometheus.dashboardQueries(Path.of(Kube.env("SEEDER_E2E_CHART"), "files",
                 "dashboard.json"), kube.namespace);
-        // The two upstream WMS panels read counters a worker registers for each WMS its layers name; the layer
-        // here is the bundled vector `world`, and no WMS runs in this cluster, so they alone are not checked.
-        List<String> upstream = all.stream().filter(query -> query.contains("seeder_upstream_")).toList();
-        assertThat(upstream).as("the dashboard's upstream WMS queries").hasSize(2);
-        List<String> queries = all.stream().filter(query -> !upstream.contains(query)).toList();
-        assertThat(queries).as("the dashboard's other queries").hasSizeGreaterThan(10);
-        seedDisturbed(info, running -> {
+        assertThat(queries).as("the dashboard's queries").hasSizeGreaterThan(10)
+                .anyMatch(query -> query.contains("seeder_upstream_requests_total"))
+                .anyMatch(query -> query.contains("seeder_upstream_errors_total"));
+        // The upstream panels read counters a worker registers for each WMS its layers name: the release gets a
+        // layer drawn by the cluster's MapServer beside the world layer, and a job of each runs.
+        kube.upgradeWithFile("layers.inline",
+                Path.of(SeedingInKubernetesIT.class.getResource("/layers-with-wms.yaml").toURI()));
+        try {
+            String world = api.submit("world", DISTURBED_ZOOM, label(info));
+            String wms = api.submit("world-wms", 6, label(info));
+            api.awaitJob(world, j -> SeederApi.progress(j, "tilesDone") > 0, "tiles done", JOB_TIMEOUT);
             List<String> pods = new ArrayList<>(kube.pods("coordinator"));
             pods.addAll(kube.pods("worker"));
             awaitPods(() -> up(prometheus, pods), "scrape of every pod up");
-            // Each query must have data at some moment from here on, while the job runs or just after it (a rate
-            // needs two scrapes; the job's own gauges end with it).
+            // Each query must have data at some moment from here on, while the jobs run or just after (a rate
+            // needs two scrapes; a job's own gauges end with it).
             Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
             List<String> empty = new ArrayList<>(queries);
             empty.removeIf(query -> hasData(prometheus, query));
@@ -183,8 +187,15 @@ class SeedingInKubernetesIT {
                 Thread.sleep(2000); // Prometheus scrapes every 5 s
                 empty.removeIf(query -> hasData(prometheus, query));
             }
-            assertThat(empty).as("dashboard queries without data while a job runs").isEmpty();
-        });
+            assertThat(empty).as("dashboard queries without data while the jobs run").isEmpty();
+            for (String job : List.of(world, wms)) {
+                JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
+                assertThat(done.get("state").asText()).as("job %s: %s", job, done).isEqualTo("SUCCEEDED");
+                assertThat(SeederApi.progress(done, "tilesWritten")).as("tiles written by %s", job).isPositive();
+            }
+        } finally {
+            kube.upgrade("layers.inline=");
+        }
     }
 
     private static boolean up(Prometheus prometheus, List<String> pods) {

@@ -55,19 +55,24 @@ final class Kube {
      * (key=value each), waiting for the rollout.
      */
     String upgrade(String... sets) {
-        List<String> command = new ArrayList<>(List.of(helm, "--kubeconfig", kubeconfig, "-n", namespace, "upgrade",
-                release, chart, "--reuse-values", "--wait", "--timeout", "5m"));
+        List<String> extra = new ArrayList<>();
         for (String set : sets) {
-            command.add("--set");
-            command.add(set);
+            extra.add("--set");
+            extra.add(set);
         }
-        return run(command);
+        return upgradeWith(extra);
     }
 
     /** {@code helm upgrade} as {@link #upgrade}, setting {@code key} to the content of {@code file}. */
     String upgradeWithFile(String key, Path file) {
-        return run(List.of(helm, "--kubeconfig", kubeconfig, "-n", namespace, "upgrade", release, chart,
-                "--reuse-values", "--wait", "--timeout", "5m", "--set-file", key + "=" + file));
+        return upgradeWith(List.of("--set-file", key + "=" + file));
+    }
+
+    private String upgradeWith(List<String> extra) {
+        List<String> command = new ArrayList<>(List.of(helm, "--kubeconfig", kubeconfig, "-n", namespace, "upgrade",
+                release, chart, "--reuse-values", "--wait", "--timeout", "5m"));
+        command.addAll(extra);
+        return run(command);
     }
 
     /** The ClusterIP of a Service. */

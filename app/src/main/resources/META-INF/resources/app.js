@@ -336,6 +336,7 @@ function jobRequest() {
     format: $('f-format').value,
     mode: $('f-mode').value,
   };
+  if ($('f-priority').value !== '') request.priority = Number($('f-priority').value);
   const bbox = typedBbox();
   if (bbox && bbox.length) request.bbox = bbox;
   return request;
@@ -421,10 +422,13 @@ function renderJob(job) {
     });
     head.append(cancel);
   }
-  head.append(el('span', `state ${job.state}`, job.state));
+  const state = job.queuePosition ? `${job.state} #${job.queuePosition}` : job.state;
+  head.append(el('span', `state ${job.state}`, state));
+  if (job.queuePosition) head.lastChild.title = `Starts when a running job ends; ${job.queuePosition - 1} queued before it`;
   const where = spec.bbox && spec.bbox.length === 4 ? spec.bbox.join(', ') : 'world';
   item.append(head, el('div', 'meta',
-    `${spec.tileMatrixSet} · ${spec.format} · ${spec.mode} · ${where} · created ${time(job.created)}`));
+    `${spec.tileMatrixSet} · ${spec.format} · ${spec.mode} · ${where} · priority ${spec.priority}`
+    + ` · created ${time(job.created)}`));
 
   const percent = Math.max(0, Math.min(100, Number(p.percent) || 0));
   const bar = el('div', 'bar');

@@ -159,6 +159,41 @@ public abstract class JobStoreContract {
     }
 
     @Test
+    void aQueuedJobStartsOnceAndOnlyWhileQueued() throws Exception {
+        JobStatus queued = store.create(JobStatus.queued("job-" + UUID.randomUUID(), SPEC, 5_000, T0, null));
+        assertThat(job(queued.id()).state()).isEqualTo(JobState.QUEUED);
+        assertThat(store.unfinished()).extracting(JobStatus::id).containsExactly(queued.id());
+
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Optional<JobStatus>>> tries = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                tries.add(threads.submit(() -> {
+                    go.await();
+                    return store.start(queued.id());
+                }));
+            }
+            go.countDown();
+            List<JobStatus> started = new ArrayList<>();
+            for (Future<Optional<JobStatus>> attempt : tries) {
+                attempt.get().ifPresent(started::add);
+            }
+            assertThat(started).hasSize(1);
+            assertThat(started.getFirst()).isEqualTo(queued.withState(JobState.PLANNING));
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(job(queued.id()).state()).isEqualTo(JobState.PLANNING);
+
+        JobStatus cancelled = store.create(JobStatus.queued("job-" + UUID.randomUUID(), SPEC, 5_000, T0, null));
+        store.finish(cancelled.id(), JobState.CANCELLED, "cancelled");
+        assertThat(store.start(cancelled.id())).isEmpty();
+        assertThat(job(cancelled.id()).state()).isEqualTo(JobState.CANCELLED);
+        assertThatThrownBy(() -> store.start("no-such-job")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aRedeliveredResultIsCountedOnce() {
         JobStatus job = created();
         TaskResult result = ok(job, 7, counts(7));

@@ -203,6 +203,14 @@ public interface SeederConfig {
         int queueCapacity();
 
         /**
+         * How much work the queue holds ahead of the workers, at the rate results come in: about how long a task
+         * waits to be taken, so how long a job of higher priority waits for the backlog of the others. Split evenly
+         * among the jobs of the highest priority; each gets at least 64 tasks and at most {@code queue-capacity}.
+         */
+        @WithDefault("2s")
+        Duration queueLead();
+
+        /**
          * On shutdown, how long a worker finishes the metatiles it holds (rendering and storing them, and
          * reporting their results) after it stopped taking tasks; then the rest are interrupted and given back.
          */
@@ -215,9 +223,13 @@ public interface SeederConfig {
         @WithDefault("100000000")
         long maxTilesPerJob();
 
-        /** Jobs planned or running at once; more are refused with 429. */
+        /** Jobs planned or running at once; more wait in the queue, highest priority first. */
         @WithDefault("4")
         int maxRunningJobs();
+
+        /** Jobs waiting for one of the running places (state QUEUED); more are refused with 429. */
+        @WithDefault("100")
+        int maxQueuedJobs();
 
         /** Labels per job. */
         @WithDefault("32")

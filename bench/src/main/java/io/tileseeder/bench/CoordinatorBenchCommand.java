@@ -162,7 +162,8 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
         return new JobService(layers, new JobSpecValidator(layers, NO_LIMIT), records, queue,
                 new FileTileStore(Files.createTempDirectory("bench-coordinator")), event -> { },
                 new LocalMetatileLock(), new LocalJobGate(records), new Outages(Duration.ofMinutes(10), Clock.systemUTC()),
-                Clock.systemUTC(), new CoordinatorSettings(1, 1, Integer.MAX_VALUE, Duration.ofHours(1)), new SimpleMeterRegistry());
+                Clock.systemUTC(), new CoordinatorSettings(1, 0, 1,
+                        Integer.MAX_VALUE, Integer.MAX_VALUE, Duration.ZERO, Duration.ofHours(1)), new SimpleMeterRegistry());
     }
 
     private static JobRequest world(int maxZoom) {

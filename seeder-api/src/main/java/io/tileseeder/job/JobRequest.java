@@ -16,7 +16,8 @@ import java.util.Map;
  * @param mode          {@code seed} (default), {@code reseed} or {@code truncate}
  * @param metatile      tiles per metatile; the layer's default if absent
  * @param refreshBefore with {@code reseed}: only tiles last written before this instant are rewritten
- * @param priority      kept with the job and shown in its status (default 0); it does not order work yet
+ * @param priority      higher first (default 0): a job's tasks are queued only while no job of higher priority is
+ *                      being planned, and queued jobs start in this order; jobs of equal priority share the workers
  * @param labels        free key/value pairs carried into the job's status and events
  */
 public record JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format,

@@ -1,8 +1,11 @@
 package io.tileseeder.job;
 
-/** PLANNING → RUNNING → SUCCEEDED | FAILED | CANCELLED; the last three are final. */
+/**
+ * QUEUED → PLANNING → RUNNING → SUCCEEDED | FAILED | CANCELLED; the last three are final. A job is QUEUED while
+ * the most jobs that may run at once are planning or running, PLANNING until its first tasks are queued.
+ */
 public enum JobState {
-    PLANNING, RUNNING, SUCCEEDED, FAILED, CANCELLED;
+    QUEUED, PLANNING, RUNNING, SUCCEEDED, FAILED, CANCELLED;
 
     public boolean isFinal() {
         return this == SUCCEEDED || this == FAILED || this == CANCELLED;

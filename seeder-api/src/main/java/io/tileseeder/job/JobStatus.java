@@ -30,6 +30,17 @@ public record JobStatus(String id, JobSpec spec, JobState state, Instant created
                 TileCounts.ZERO, Map.of(), null, idempotencyKey);
     }
 
+    /** A job just submitted that waits for a place among the running jobs. */
+    public static JobStatus queued(String id, JobSpec spec, long tilesPlanned, Instant now, String idempotencyKey) {
+        return submitted(id, spec, tilesPlanned, now, idempotencyKey).withState(JobState.QUEUED);
+    }
+
+    /** This job in another state that is not final ({@link #withFinalState} is for those). */
+    public JobStatus withState(JobState newState) {
+        return new JobStatus(id, spec, newState, created, started, finished, tasksPlanned, planningDone, tasksDone,
+                tasksFailed, tilesPlanned, counts, failedTasks, reason, idempotencyKey);
+    }
+
     /** This job after more planning: PLANNING becomes RUNNING when the first tasks are queued. */
     public JobStatus withPlanned(long tasks, boolean done, Instant now) {
         return new JobStatus(id, spec, state == JobState.PLANNING ? JobState.RUNNING : state, created,

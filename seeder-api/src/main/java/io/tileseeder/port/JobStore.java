@@ -27,6 +27,12 @@ public interface JobStore {
     List<JobStatus> list(int limit);
 
     /**
+     * Starts a QUEUED job: it becomes PLANNING. Returns it if this call started it, empty if it was not QUEUED (a
+     * replica started it first, or it was cancelled).
+     */
+    Optional<JobStatus> start(String id);
+
+    /**
      * Records how many tasks have been planned and whether planning is finished; PLANNING becomes RUNNING. Both
      * only move forward: a planner that lost its planning lock to another (an outage outlasted the lock's lease)
      * and records an older cursor changes nothing.

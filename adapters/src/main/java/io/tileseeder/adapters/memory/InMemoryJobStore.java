@@ -72,6 +72,17 @@ public final class InMemoryJobStore implements JobStore {
     }
 
     @Override
+    public synchronized Optional<JobStatus> start(String id) {
+        JobStatus job = require(id);
+        if (job.state() != JobState.QUEUED) {
+            return Optional.empty();
+        }
+        JobStatus started = job.withState(JobState.PLANNING);
+        jobs.put(id, started);
+        return Optional.of(started);
+    }
+
+    @Override
     public synchronized JobStatus planned(String id, long tasksPlanned, boolean planningDone) {
         JobStatus updated = require(id).withPlanned(tasksPlanned, planningDone, clock.instant());
         jobs.put(id, updated);

@@ -116,6 +116,15 @@ final class RedisJobScripts {
             return snapshot(KEYS[1], KEYS[2])
             """;
 
+    /** KEYS: job, failures. A QUEUED job becomes PLANNING: its snapshot then; an empty list if it was not QUEUED. */
+    private static final String START = """
+            local state = redis.call('HGET', KEYS[1], 'state')
+            if not state then return false end
+            if state ~= 'QUEUED' then return {} end
+            redis.call('HSET', KEYS[1], 'state', 'PLANNING')
+            return snapshot(KEYS[1], KEYS[2])
+            """;
+
     /**
      * KEYS: job, done, failures. ARGV: failures to keep, then per result: task number, succeeded (1|0), written,
      * empty, skipped, deleted, failed, bytes, error. Returns how many results were new.
@@ -180,6 +189,7 @@ final class RedisJobScripts {
     private final Script reserveKey = new Script(RESERVE, true);
     private final Script confirmKey = new Script(CONFIRM_KEY, true);
     private final Script expireKey = new Script(EXPIRE_KEY, true);
+    private final Script startJob = new Script(PRELUDE + START, true);
     private final Script planJob = new Script(PRELUDE + PLANNED, true);
     private final Script recordResults = new Script(PRELUDE + RECORD, true);
     private final Script finishJob = new Script(PRELUDE + FINISH, true);
@@ -190,7 +200,7 @@ final class RedisJobScripts {
     RedisJobScripts(RedissonClient redisson, RedisJobKeys keys, int syncReplicas) {
         this.keys = keys;
         this.runner = new RedisScriptRunner(redisson, syncReplicas, List.of(readJob, createJob, confirmJob,
-                indexJob, reserveKey, confirmKey, expireKey, planJob, recordResults, finishJob, toOutbox));
+                indexJob, reserveKey, confirmKey, expireKey, startJob, planJob, recordResults, finishJob, toOutbox));
     }
 
     /** Loads the scripts into Redis (on a cluster: into every master). */
@@ -249,6 +259,11 @@ final class RedisJobScripts {
     /** Expires the idempotency key after {@code expiry} if it names the job. */
     void expireIdempotencyKey(String idempotencyKey, String id, Duration expiry) {
         runner.eval(expireKey, ReturnType.BOOLEAN, List.of(keys.idempotency(idempotencyKey)), id, expiry.toMillis());
+    }
+
+    /** Starts a QUEUED job: its snapshot, an empty list if it was not QUEUED, null if unknown. */
+    List<Object> start(String id) {
+        return runner.eval(startJob, ReturnType.LIST, keys.job(id).hashes());
     }
 
     /** Moves the planned cursor forward (never back) and starts the job; its snapshot, null if unknown. */

@@ -239,6 +239,15 @@ public final class RedisJobStore implements JobStore {
     }
 
     @Override
+    public Optional<JobStatus> start(String id) {
+        List<Object> snapshot = guard(() -> scripts.start(id));
+        if (snapshot == null) {
+            throw new IllegalArgumentException("no job " + id);
+        }
+        return snapshot.isEmpty() ? Optional.empty() : Optional.of(parse(snapshot));
+    }
+
+    @Override
     public JobStatus planned(String id, long tasksPlanned, boolean planningDone) {
         List<Object> snapshot = guard(() -> scripts.planned(id, tasksPlanned, planningDone, clock.instant()));
         if (snapshot == null) {

@@ -8,14 +8,16 @@ import io.tileseeder.outage.Outages;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A job as the API shows it: its spec with defaults filled in, its state and its progress, and while it is not
- * final, what it is waiting for (dependencies the coordinator finds unreachable now; empty when none).
+ * A job as the API shows it: its spec with defaults filled in, its state and its progress, its place in the queue
+ * while it is QUEUED (1 starts next; null otherwise), and while it is not final, what it is waiting for
+ * (dependencies the coordinator finds unreachable now; empty when none).
  */
-public record JobView(String id, JobState state, JobRequest spec, Instant created, Instant started,
-                      Instant finished, Progress progress, List<FailedTask> failedTasks, String reason,
-                      List<Waiting> waitingFor) {
+public record JobView(String id, JobState state, Integer queuePosition, JobRequest spec, Instant created,
+                      Instant started, Instant finished, Progress progress, List<FailedTask> failedTasks,
+                      String reason, List<Waiting> waitingFor) {
 
     /**
      * @param tilesDone      tiles with an outcome (written, empty, skipped, deleted or failed)
@@ -36,11 +38,15 @@ public record JobView(String id, JobState state, JobRequest spec, Instant create
     }
 
     public static JobView of(JobStatus job, Instant now) {
-        return of(job, now, List.of());
+        return of(job, now, List.of(), Map.of());
     }
 
-    /** The job, waiting for {@code outages} unless it is final. */
-    public static JobView of(JobStatus job, Instant now, List<Outages.Outage> outages) {
+    /**
+     * The job, waiting for {@code outages} unless it is final, at its place among {@code queuePositions} (by job id)
+     * while it is queued.
+     */
+    public static JobView of(JobStatus job, Instant now, List<Outages.Outage> outages,
+                             Map<String, Integer> queuePositions) {
         TileCounts counts = job.counts();
         long done = counts.tiles();
         Instant end = job.finished() != null ? job.finished() : now;
@@ -54,11 +60,12 @@ public record JobView(String id, JobState state, JobRequest spec, Instant create
                 job.tasksDone(), job.tasksFailed(), Math.round(percent * 10) / 10.0, Math.round(rate * 10) / 10.0,
                 eta);
         List<FailedTask> failed = job.failedTasks().entrySet().stream()
-                .sorted(java.util.Map.Entry.comparingByKey())
+                .sorted(Map.Entry.comparingByKey())
                 .map(e -> new FailedTask(e.getKey(), e.getValue())).toList();
         List<Waiting> waiting = job.state().isFinal() ? List.of() : outages.stream()
                 .map(outage -> new Waiting(outage.dependency(), outage.since(), outage.message())).toList();
-        return new JobView(job.id(), job.state(), job.spec().toRequest(), job.created(), job.started(),
+        Integer position = job.state() == JobState.QUEUED ? queuePositions.get(job.id()) : null;
+        return new JobView(job.id(), job.state(), position, job.spec().toRequest(), job.created(), job.started(),
                 job.finished(), progress, failed, job.reason(), waiting);
     }
 }

@@ -7,6 +7,7 @@ import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.job.UnknownJobException;
@@ -30,6 +31,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
@@ -62,8 +64,9 @@ public class JobsResource {
     @POST
     @RolesAllowed(Roles.WRITE)
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Submit a job", description = "Validates the job and starts it: 202 with the job, or "
-            + "400 problem+json naming every invalid field. Retrying with the same Idempotency-Key and the same job "
+    @Operation(summary = "Submit a job", description = "Validates the job and starts it, or queues it (state QUEUED, "
+            + "with its queuePosition) while seeder.limits.max-running-jobs jobs run: 202 with the job, 429 when "
+            + "seeder.limits.max-queued-jobs wait already, or 400 problem+json naming every invalid field. Retrying with the same Idempotency-Key and the same job "
             + "returns that job; the key with another job is refused with 422. An empty key counts as none.")
     public Response submit(JobRequest request,
                            @Parameter(description = "Makes retries of this submission return the same job")
@@ -75,7 +78,7 @@ public class JobsResource {
         }
         JobStatus job = jobs().submit(request, idempotencyKey);
         // A path, not a URL: the request's Host header is the client's to choose, so no URL is built from it.
-        return Response.accepted(JobView.of(job, Instant.now(), jobs().outages()))
+        return Response.accepted(view(job))
                 .header(HttpHeaders.LOCATION, uri.getBaseUri().getRawPath() + "api/v1/jobs/" + job.id())
                 .build();
     }
@@ -95,15 +98,17 @@ public class JobsResource {
         }
         Instant now = Instant.now();
         List<Outages.Outage> outages = jobs().outages();
-        return jobs().list(limit).stream().map(job -> JobView.of(job, now, outages)).toList();
+        List<JobStatus> listed = jobs().list(limit);
+        Map<String, Integer> positions = listed.stream().anyMatch(JobsResource::queued) ? jobs().queuePositions()
+                : Map.of();
+        return listed.stream().map(job -> JobView.of(job, now, outages, positions)).toList();
     }
 
     @GET
     @Path("{id}")
     @Operation(summary = "A job's state and progress")
     public JobView get(@PathParam("id") String id) {
-        return JobView.of(jobs().get(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now(),
-                jobs().outages());
+        return view(jobs().get(id).orElseThrow(() -> new UnknownJobException(id)));
     }
 
     @DELETE
@@ -117,8 +122,7 @@ public class JobsResource {
             throw new jakarta.ws.rs.ClientErrorException(Problem.response(Response.Status.CONFLICT,
                     "job " + id + " has already finished: " + before.state()));
         }
-        return JobView.of(jobs().cancel(id).orElseThrow(() -> new UnknownJobException(id)), Instant.now(),
-                jobs().outages());
+        return view(jobs().cancel(id).orElseThrow(() -> new UnknownJobException(id)));
     }
 
     @GET
@@ -139,7 +143,16 @@ public class JobsResource {
                     timeout + " is longer than the limit of " + config.limits().maxWait())));
         }
         return jobs().awaitFinal(id, wait).orElseThrow(() -> new UnknownJobException(id))
-                .thenApply(job -> JobView.of(job, Instant.now(), jobs().outages()));
+                .thenApply(this::view);
+    }
+
+    /** The job as the API shows it now, with its place in the queue if it is queued. */
+    private JobView view(JobStatus job) {
+        return JobView.of(job, Instant.now(), jobs().outages(), queued(job) ? jobs().queuePositions() : Map.of());
+    }
+
+    private static boolean queued(JobStatus job) {
+        return job.state() == JobState.QUEUED;
     }
 
     private JobService jobs() {

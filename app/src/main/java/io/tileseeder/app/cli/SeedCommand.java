@@ -12,6 +12,7 @@ import io.tileseeder.layer.LayerConfigException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import picocli.CommandLine.Command;
@@ -108,10 +109,10 @@ final class SeedCommand implements Callable<Integer> {
                 throw new IllegalStateException("cannot follow job " + id, e.getCause());
             }
             if (terminal) {
-                err.print("\r" + Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages())) + "\u001b[K");
+                err.print("\r" + Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages(), Map.of())) + "\u001b[K");
                 err.flush();
             } else if (Duration.between(lastLog, Instant.now()).compareTo(LOG_EVERY) >= 0) {
-                err.println(Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages())));
+                err.println(Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages(), Map.of())));
                 err.flush();
                 lastLog = Instant.now();
             }

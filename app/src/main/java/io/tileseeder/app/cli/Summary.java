@@ -15,6 +15,10 @@ final class Summary {
     }
 
     static String progressLine(JobView job) {
+        if (job.queuePosition() != null) {
+            return String.format(Locale.ROOT, "%-8s position %d, %,d tiles", job.state(), job.queuePosition(),
+                    job.progress().tilesPlanned());
+        }
         JobView.Progress p = job.progress();
         String eta = p.etaSeconds() == null ? "--:--" : clock(p.etaSeconds());
         String line = String.format(Locale.ROOT, "%-8s %,d / %,d tiles (%.1f%%)  %,.0f tiles/s  ETA %s",

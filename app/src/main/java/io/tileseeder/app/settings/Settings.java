@@ -47,18 +47,26 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
 
     /**
      * @param limits         what one job may ask for
-     * @param maxRunningJobs jobs planned or running at once; more are refused
+     * @param maxRunningJobs jobs planned or running at once; more are queued
+     * @param maxQueuedJobs  jobs waiting for a running place; more are refused
      * @param maxWaiters     clients blocked in the wait long-poll at once; more are refused
      * @param retainJobs     finished jobs remembered for status queries (in memory)
-     * @param queueCapacity  metatile tasks the planner may get ahead of the workers
+     * @param queueCapacity  metatile tasks the planner may get ahead of the workers (per job, on Kafka)
+     * @param queueLead      how much work, at the measured rate, the queue holds ahead of the workers
      */
-    public record JobSettings(JobLimits limits, int maxRunningJobs, int maxWaiters, int retainJobs,
-                                      int queueCapacity) {
+    public record JobSettings(JobLimits limits, int maxRunningJobs, int maxQueuedJobs, int maxWaiters,
+                              int retainJobs, int queueCapacity, Duration queueLead) {
         public JobSettings {
             positive("maxRunningJobs", maxRunningJobs);
             positive("maxWaiters", maxWaiters);
             positive("retainJobs", retainJobs);
             positive("queueCapacity", queueCapacity);
+            if (maxQueuedJobs < 0) {
+                throw new IllegalArgumentException("maxQueuedJobs must be zero or more, got " + maxQueuedJobs);
+            }
+            if (queueLead == null || queueLead.isNegative()) {
+                throw new IllegalArgumentException("queueLead must be zero or more, got " + queueLead);
+            }
         }
     }
 
@@ -114,7 +122,8 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         return new Settings(new StoreSettings(config.store().path(), connection),
                 config.layers().file().map(Path::of),
                 new JobSettings(new JobLimits(limits.maxTilesPerJob(), limits.maxLabels()),
-                        limits.maxRunningJobs(), limits.maxWaiters(), limits.retainJobs(), workers.queueCapacity()),
+                        limits.maxRunningJobs(), limits.maxQueuedJobs(), limits.maxWaiters(), limits.retainJobs(),
+                        workers.queueCapacity(), workers.queueLead()),
                 new WorkerSettings(workers.threads().orElse(defaultThreads()),
                         config.store().ioThreads().orElse(defaultStoreThreads()), workers.maxDeliveries(),
                         workers.lockWait(), workers.drainTimeout(), config.wms().maxRequestsPerUpstream()),

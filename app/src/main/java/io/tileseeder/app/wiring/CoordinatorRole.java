@@ -19,7 +19,9 @@ public final class CoordinatorRole implements AutoCloseable {
         this.jobs = new JobService(layers, new JobSpecValidator(layers, settings.limits()), adapters.records(),
                 adapters.plannerTasks(), adapters.store(), adapters.events(), adapters.locks(), adapters.gate(),
                 adapters.outages(), Clock.systemUTC(), new CoordinatorSettings(settings.maxRunningJobs(),
-                        settings.maxWaiters(), settings.queueCapacity(), adapters.recoverEvery()), registry);
+                        settings.maxQueuedJobs(), settings.maxWaiters(),
+                        Math.min(CoordinatorSettings.MIN_AHEAD, settings.queueCapacity()), settings.queueCapacity(),
+                        settings.queueLead(), adapters.recoverEvery()), registry);
         this.results = adapters.feedResults(jobs);
     }
 

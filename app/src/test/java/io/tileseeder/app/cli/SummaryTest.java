@@ -30,7 +30,7 @@ class SummaryTest {
     void aRunningJobSaysWhatItIsWaitingForAndTheProgressLineShowsIt() {
         JobStatus running = JobStatus.submitted("job-1", SPEC, 21, NOW.minusSeconds(60), null);
 
-        JobView view = JobView.of(running, NOW, REDIS_DOWN);
+        JobView view = JobView.of(running, NOW, REDIS_DOWN, Map.of());
 
         assertThat(view.waitingFor()).singleElement().satisfies(waiting -> {
             assertThat(waiting.dependency()).isEqualTo("Redis");
@@ -46,9 +46,21 @@ class SummaryTest {
         JobStatus cancelled = new JobStatus(submitted.id(), submitted.spec(), JobState.CANCELLED, submitted.created(),
                 null, NOW, 0, false, 0, 0, 21, submitted.counts(), Map.of(), "cancelled", null);
 
-        JobView view = JobView.of(cancelled, NOW, REDIS_DOWN);
+        JobView view = JobView.of(cancelled, NOW, REDIS_DOWN, Map.of());
 
         assertThat(view.waitingFor()).isEmpty();
         assertThat(Summary.progressLine(view)).doesNotContain("waiting");
+    }
+
+    @Test
+    void aQueuedJobShowsItsPlaceInTheQueue() {
+        JobStatus queued = JobStatus.queued("job-3", SPEC, 21, NOW.minusSeconds(5), null);
+
+        JobView view = JobView.of(queued, NOW, List.of(), Map.of("job-3", 2, "job-4", 1));
+
+        assertThat(view.queuePosition()).isEqualTo(2);
+        assertThat(Summary.progressLine(view)).isEqualTo("QUEUED   position 2, 21 tiles");
+        assertThat(JobView.of(JobStatus.submitted("job-4", SPEC, 21, NOW, null), NOW, List.of(),
+                Map.of("job-4", 1)).queuePosition()).as("only a queued job has a place").isNull();
     }
 }

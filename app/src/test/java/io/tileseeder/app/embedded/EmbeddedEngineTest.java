@@ -35,7 +35,8 @@ class EmbeddedEngineTest {
     private static Settings settings(Path root, int workerThreads, int storeThreads, int queueCapacity,
                                      int maxRunningJobs) {
         return new Settings(new StoreSettings(root.toString(), Optional.empty()), Optional.empty(),
-                new JobSettings(new JobLimits(100_000_000L, 32), maxRunningJobs, 16, 100, queueCapacity),
+                new JobSettings(new JobLimits(100_000_000L, 32), maxRunningJobs, 0, 16, 100, queueCapacity,
+                        Duration.ofSeconds(2)),
                 new WorkerSettings(workerThreads, storeThreads, 2, Duration.ofMillis(200), Duration.ofSeconds(5), 4),
                 Duration.ofSeconds(5));
     }

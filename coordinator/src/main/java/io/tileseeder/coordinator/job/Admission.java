@@ -4,7 +4,6 @@ import io.tileseeder.job.IdempotencyConflictException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobSpecValidator;
-import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.TooManyJobsException;
 import io.tileseeder.port.JobStore;
@@ -13,9 +12,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Takes new jobs: validation, the idempotency key, the limit on running jobs, and handing the job to a planner.
- * Runs on the caller's request thread (REST or command line), one submission at a time per replica, so that two
- * submissions cannot both pass the running-jobs limit by counting before either is created.
+ * Takes new jobs: validation, the idempotency key, the limits on running and queued jobs, and starting the job or
+ * queueing it. Runs on the caller's request thread (REST or command line), one submission at a time per replica, so
+ * that two submissions cannot both pass the limits by counting before either is created.
  */
 final class Admission {
 
@@ -23,22 +22,27 @@ final class Admission {
     private final JobStore store;
     private final Clock clock;
     private final int maxRunningJobs;
+    private final int maxQueuedJobs;
     private final JobMetrics metrics;
     private final Planner planner;
-    private final Finisher finisher;
+    private final JobQueue queue;
 
-    Admission(JobSpecValidator validator, JobStore store, Clock clock, int maxRunningJobs, JobMetrics metrics,
-              Planner planner, Finisher finisher) {
+    Admission(JobSpecValidator validator, JobStore store, Clock clock, int maxRunningJobs, int maxQueuedJobs,
+              JobMetrics metrics, Planner planner, JobQueue queue) {
         this.validator = validator;
         this.store = store;
         this.clock = clock;
         this.maxRunningJobs = maxRunningJobs;
+        this.maxQueuedJobs = maxQueuedJobs;
         this.metrics = metrics;
         this.planner = planner;
-        this.finisher = finisher;
+        this.queue = queue;
     }
 
-    /** See {@link JobService#submit}. */
+    /**
+     * See {@link JobService#submit}. A job is created QUEUED; when every unfinished job fits among the running ones
+     * it starts at once (no queued job can be passed over then), else the queue starts what fits, best first.
+     */
     synchronized JobStatus submit(JobRequest request, String idempotencyKey) {
         JobSpec spec = validator.validate(request);
         if (idempotencyKey != null) {
@@ -50,19 +54,25 @@ final class Admission {
                 return existing.get();
             }
         }
-        long running = store.countUnfinished();
-        if (running >= maxRunningJobs) {
-            throw new TooManyJobsException(running + " jobs are running, the limit is " + maxRunningJobs
-                    + "; wait for one to finish or cancel one");
+        long unfinished = store.countUnfinished();
+        if (unfinished >= (long) maxRunningJobs + maxQueuedJobs) {
+            throw new TooManyJobsException(unfinished + " jobs are running or queued, the limits are "
+                    + maxRunningJobs + " running and " + maxQueuedJobs + " queued; wait for one to finish or cancel one");
         }
-        JobStatus job = store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, spec.tileCount(),
-                clock.instant(), idempotencyKey));
-        metrics.track(job);
-        if (!planner.start(job.id())) {
-            // Planners of cancelled jobs still winding down hold every slot: refuse rather than orphan the job.
-            finisher.finish(job.id(), JobState.FAILED, "refused: every planner is busy");
-            throw new TooManyJobsException("every planner is busy (" + maxRunningJobs + "); try again shortly");
+        String id = UUID.randomUUID().toString();
+        JobStatus job = store.create(JobStatus.queued(id, spec, spec.tileCount(), clock.instant(), idempotencyKey));
+        if (!job.id().equals(id)) {
+            return job; // another replica created a job with this idempotency key meanwhile
         }
-        return job;
+        if (store.countUnfinished() <= maxRunningJobs) {
+            Optional<JobStatus> started = store.start(id);
+            if (started.isPresent()) {
+                metrics.track(started.get());
+                planner.start(id); // false when every planner is busy: the recovery sweep starts the plan
+            }
+        } else {
+            queue.startWhatFits();
+        }
+        return store.get(id).orElse(job);
     }
 }

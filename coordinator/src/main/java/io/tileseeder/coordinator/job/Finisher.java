@@ -19,8 +19,8 @@ import java.util.logging.Logger;
 /**
  * Makes jobs final: owns the rule that a job becomes SUCCEEDED or FAILED once planning is done and every planned
  * task has a result, with its TileJSON document written first, and what follows any job becoming final (its meters,
- * its log line, its waiters). The store's {@link JobStore#finish} is an atomic compare-and-set, so only the one call
- * that made the job final goes on to announce it.
+ * its log line, its waiters, the queued jobs it makes room for). The store's {@link JobStore#finish} is an atomic
+ * compare-and-set, so only the one call that made the job final goes on to announce it.
  *
  * <p>Holds no thread of its own, on purpose: it runs on the thread whose step may have completed the job, so a job
  * is final by the time that step returns — a results thread once the last result is recorded (in the embedded mode a
@@ -37,15 +37,18 @@ final class Finisher {
     private final Outages outages;
     private final JobMetrics metrics;
     private final Waiters waiters;
+    private final Runnable placeFreed;
 
+    /** @param placeFreed told after a job became final: a queued job may start (it must not block) */
     Finisher(JobStore store, LayerCatalog layers, TileStore tiles, Outages outages, JobMetrics metrics,
-             Waiters waiters) {
+             Waiters waiters, Runnable placeFreed) {
         this.store = store;
         this.layers = layers;
         this.tiles = tiles;
         this.outages = outages;
         this.metrics = metrics;
         this.waiters = waiters;
+        this.placeFreed = placeFreed;
     }
 
     /**
@@ -106,6 +109,7 @@ final class Finisher {
     private void finished(JobStatus job) {
         metrics.ended(job);
         LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
+        placeFreed.run();
         try {
             if (waiters.settled(job)) {
                 waiters.release(job);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +17,8 @@ import java.util.logging.Logger;
 /**
  * The coordinator's one periodic thread, {@code seeder-housekeeping}: it runs the recovery at start and every
  * {@code recoverEvery}, and the sweep (waiters of jobs finished elsewhere, then the outbox) every
- * {@link #SWEEP_EVERY}, so events go out within a sweep. One thread, periodic tasks only: the loops never run
- * side by side, and none of them holds a thread of the planners, the workers or the requests. Owns the loops'
+ * {@link #SWEEP_EVERY}, so events go out within a sweep, and the one-off tasks handed to {@link #soon}. One thread:
+ * the loops never run side by side, and none of them holds a thread of the planners, the workers or the requests. Owns the loops'
  * liveness ({@link #deadLoops}).
  */
 final class Housekeeping implements AutoCloseable {
@@ -66,6 +67,15 @@ final class Housekeeping implements AutoCloseable {
                 LOG.log(Level.WARNING, what + " failed; will try again", e);
             }
         };
+    }
+
+    /** Runs {@code task} once on the housekeeping thread, as soon as it is free; nothing once closed. */
+    void soon(String what, Runnable task) {
+        try {
+            executor.execute(guarded(what, task));
+        } catch (RejectedExecutionException e) {
+            LOG.fine(() -> what + " not run: closing");
+        }
     }
 
     /** Which loops stopped (an error escaped one): each must run until closed. */

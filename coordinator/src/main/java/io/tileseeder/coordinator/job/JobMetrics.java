@@ -30,7 +30,8 @@ import java.util.logging.Logger;
  * {@code seeder_tasks_backlog} and {@code seeder_task_results_total{outcome}}.
  *
  * <p>The gauges read a snapshot of the store taken at most once a {@link #FRESH_NANOS second}, when they are
- * scraped: the unfinished jobs (at most {@code seeder.limits.max-running-jobs}) and the count of jobs by state.
+ * scraped: the unfinished jobs (at most {@code seeder.limits.max-running-jobs} and the queued ones) and the count of
+ * jobs by state.
  * A job's own gauges exist only while it is planned or running: {@link #track} adds them and {@link #ended} removes
  * them, so labels stay bounded by the running jobs.
  */
@@ -97,9 +98,10 @@ final class JobMetrics {
         }
     }
 
-    /** Adds the gauges of an unfinished job, unless it has them or has ended. */
+    /** Adds the gauges of a job planning or running, unless it has them or has ended. */
     synchronized void track(JobStatus job) {
-        if (job.state().isFinal() || jobs.containsKey(job.id()) || ended.contains(job.id())) {
+        if (job.state().isFinal() || job.state() == JobState.QUEUED || jobs.containsKey(job.id())
+                || ended.contains(job.id())) {
             return;
         }
         String id = job.id();

@@ -21,8 +21,10 @@ import io.tileseeder.port.TileStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The coordinator's job lifecycle, as the application sees it: takes jobs, plans them into metatile tasks, records
@@ -30,9 +32,10 @@ import java.util.concurrent.CompletableFuture;
  * is the job event emitted and are waiters released, so "finished" always means every tile is stored.
  *
  * <p>A thin front over parts that each own one concern and say which thread runs them: {@link Admission} (request
- * threads), {@link Planner} (its own planner pool), {@link ResultsRecorder} (the threads delivering results),
- * {@link Finisher} (whichever of those completed the job), {@link Waiters} (long-polls), and {@link Recovery} and
- * {@link Outbox} on the one {@link Housekeeping} thread.
+ * threads), {@link Planner} (its own planner pool) with {@link Shares} (how far ahead each job may queue),
+ * {@link ResultsRecorder} (the threads delivering results), {@link Finisher} (whichever of those completed the job),
+ * {@link Waiters} (long-polls), and {@link Recovery}, {@link Outbox} and {@link JobQueue} on the one
+ * {@link Housekeeping} thread ({@link JobQueue} also on request threads).
  *
  * <p>Any number of replicas may share one {@link JobStore}. Planning a job is guarded by a lock per job, and a
  * planner records how far it got only after the queue has the tasks ({@link TaskQueue#flush}); a sweep at start
@@ -48,9 +51,11 @@ public final class JobService implements ResultSink, AutoCloseable {
     private final Waiters waiters;
     private final Finisher finisher;
     private final Planner planner;
+    private final JobQueue queue;
     private final Admission admission;
     private final ResultsRecorder recorder;
-    private final Housekeeping housekeeping;
+    private final AtomicBoolean startPending = new AtomicBoolean();
+    private volatile Housekeeping housekeeping;
 
     /**
      * @param events    where finished jobs are announced
@@ -68,17 +73,35 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.outages = outages;
         JobMetrics metrics = new JobMetrics(registry, store);
         this.waiters = new Waiters(store, gate, settings.maxWaiters());
-        this.finisher = new Finisher(store, layers, tiles, outages, metrics, waiters);
-        this.planner = new Planner(store, queue, planLocks, outages, finisher, settings.maxRunningJobs(),
-                settings.maxAhead());
-        this.admission = new Admission(validator, store, clock, settings.maxRunningJobs(), metrics, planner, finisher);
+        this.finisher = new Finisher(store, layers, tiles, outages, metrics, waiters, this::placeFreed);
+        Shares shares = new Shares(store, settings.queueLead(), settings.minAhead(), settings.maxAhead(),
+                System::nanoTime);
+        this.planner = new Planner(store, queue, planLocks, outages, finisher, settings.maxRunningJobs(), shares);
+        this.queue = new JobQueue(store, planLocks, planner, metrics, settings.maxRunningJobs());
+        this.admission = new Admission(validator, store, clock, settings.maxRunningJobs(), settings.maxQueuedJobs(),
+                metrics, planner, this.queue);
         this.recorder = new ResultsRecorder(store, metrics, finisher);
         Outbox outbox = new Outbox(store, gate, events);
         this.housekeeping = new Housekeeping(outages, settings.recoverEvery(),
-                new Recovery(store, metrics, planner, finisher), () -> {
+                new Recovery(store, metrics, planner, finisher, this.queue), () -> {
                     waiters.releaseSettled();
                     outbox.sendPending();
                 });
+    }
+
+    /**
+     * A job became final: queued jobs are started on the housekeeping thread (not on the thread that finished the
+     * job, which may hold a planning lock or be recording results), once for any number of jobs finished meanwhile.
+     * Before the housekeeping thread exists the recovery it starts with does it.
+     */
+    private void placeFreed() {
+        Housekeeping running = housekeeping;
+        if (running != null && startPending.compareAndSet(false, true)) {
+            running.soon("starting queued jobs", () -> {
+                startPending.set(false);
+                queue.startWhatFits();
+            });
+        }
     }
 
     public LayerCatalog layers() {
@@ -90,7 +113,8 @@ public final class JobService implements ResultSink, AutoCloseable {
      *
      * @throws io.tileseeder.job.InvalidJobException naming what is wrong
      * @throws IdempotencyConflictException          when the key was used for a different job
-     * @throws TooManyJobsException                  when {@code maxRunningJobs} jobs are running already
+     * @throws TooManyJobsException                  when {@code maxRunningJobs} jobs are running and
+     *                                               {@code maxQueuedJobs} queued already
      */
     public JobStatus submit(JobRequest request, String idempotencyKey) {
         return admission.submit(request, idempotencyKey);
@@ -102,6 +126,11 @@ public final class JobService implements ResultSink, AutoCloseable {
 
     public List<JobStatus> list(int limit) {
         return store.list(limit);
+    }
+
+    /** Each queued job's place in the queue, 1 for the next to start: read from the store, so only when needed. */
+    public Map<String, Integer> queuePositions() {
+        return JobQueue.positions(store.unfinished());
     }
 
     /** Cancels a job that has not finished: planning stops and workers drop its remaining tasks. */

@@ -14,6 +14,7 @@ import io.tileseeder.port.TaskQueue;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,9 +31,10 @@ import java.util.logging.Logger;
  *
  * <p>Owns the planning rules: a job is planned under its planning lock, shared by the replicas; the cursor is
  * recorded only after the queue has the tasks ({@link TaskQueue#flush}), so a plan resumes from the recorded
- * cursor without losing a task; the planner stays at most {@code maxAhead} tasks ahead of the job's results
- * (backpressure on a queue that is not bounded itself); and an unavailable dependency pauses the plan within the
- * outage budget instead of failing the job.
+ * cursor without losing a task; a job has at most its share of tasks queued ahead of its results ({@link Shares}:
+ * priority, fair share, and backpressure on a queue that is not bounded itself), and records its cursor whenever it
+ * waits for room, so that the other replicas' shares see its backlog; and an unavailable dependency pauses the
+ * plan within the outage budget instead of failing the job.
  */
 final class Planner implements AutoCloseable {
 
@@ -42,8 +44,16 @@ final class Planner implements AutoCloseable {
      * that dies re-plans at most this many tasks, which is harmless (locks and the result bitmap).
      */
     private static final int PROGRESS_EVERY = 16384;
-    /** How often a planner waiting on a full queue checks whether its job was cancelled. */
-    private static final Duration OFFER_WAIT = Duration.ofMillis(200);
+    /**
+     * How often a planner checks its job's share while it queues (a job of higher priority may have come), in
+     * tasks.
+     */
+    private static final int RECHECK_EVERY = 256;
+    /**
+     * How often a planner that has used up its share checks for room again, and how often one waiting on a full
+     * queue checks whether its job was cancelled.
+     */
+    private static final Duration ROOM_WAIT = Duration.ofMillis(100);
     /** How long {@link #close} waits for the interrupted planners to stop. */
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
@@ -52,7 +62,7 @@ final class Planner implements AutoCloseable {
     private final MetatileLock planLocks;
     private final Outages outages;
     private final Finisher finisher;
-    private final int maxAhead;
+    private final Shares shares;
     private final ThreadPoolExecutor planners;
     /** Jobs this replica is planning, so a sweep does not start a second planner for them. */
     private final Set<String> planning = ConcurrentHashMap.newKeySet();
@@ -62,16 +72,16 @@ final class Planner implements AutoCloseable {
      * @param planLocks one lock per job being planned, shared by the replicas
      * @param outages   the outage policy: how long planning waits for an unavailable dependency
      * @param threads   how many jobs may be planned at once, and how many more may wait for a thread
-     * @param maxAhead  the most tasks of a job queued ahead of its results
+     * @param shares    how many tasks of each job may be queued ahead of its results
      */
     Planner(JobStore store, TaskQueue queue, MetatileLock planLocks, Outages outages, Finisher finisher,
-            int threads, int maxAhead) {
+            int threads, Shares shares) {
         this.store = store;
         this.queue = queue;
         this.planLocks = planLocks;
         this.outages = outages;
         this.finisher = finisher;
-        this.maxAhead = maxAhead;
+        this.shares = shares;
         AtomicInteger n = new AtomicInteger();
         this.planners = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
                 new ArrayBlockingQueue<>(threads), r -> {
@@ -120,7 +130,8 @@ final class Planner implements AutoCloseable {
             }
             try (MetatileLock.Lease held = lease.get()) {
                 outages.patiently(() -> {
-                    Optional<JobStatus> job = store.get(jobId).filter(j -> !j.state().isFinal() && !j.planningDone());
+                    Optional<JobStatus> job = store.get(jobId)
+                            .filter(j -> !j.state().isFinal() && j.state() != JobState.QUEUED && !j.planningDone());
                     if (job.isPresent()) {
                         planFrom(job.get());
                     }
@@ -162,23 +173,34 @@ final class Planner implements AutoCloseable {
         if (planned > 0) {
             LOG.info(() -> "resuming the plan of job " + job.id() + " at task " + job.tasksPlanned());
         }
-        int chunk = Math.max(1, Math.min(PROGRESS_EVERY, maxAhead / 4));
+        long done = job.tasksDone();
+        long allowance = shares.allowance(job);
         Iterator<PlannedMetatile> tasks = new MetatilePlan(spec).from(planned);
         while (tasks.hasNext()) {
+            if (planned - done >= allowance || planned % RECHECK_EVERY == 0) {
+                allowance = shares.allowance(job);
+                if (planned - done >= allowance) {
+                    queue.flush();
+                    store.planned(job.id(), planned, false);
+                    OptionalLong room = awaitRoom(job, planned);
+                    if (room.isEmpty()) {
+                        return;
+                    }
+                    done = room.getAsLong();
+                    allowance = shares.allowance(job);
+                }
+            }
             PlannedMetatile task = tasks.next();
             MetatileTask message = MetatileTask.of(job.id(), task.seq(), spec.layer(), spec.format(), spec.mode(),
                     task.metatile(), task.tiles(), spec.refreshBefore());
-            while (!queue.offer(message, OFFER_WAIT)) {
+            while (!queue.offer(message, ROOM_WAIT)) {
                 if (isFinal(job.id())) {
                     return;
                 }
             }
-            if (++planned % chunk == 0) {
+            if (++planned % PROGRESS_EVERY == 0) {
                 queue.flush();
                 store.planned(job.id(), planned, false);
-                if (!awaitBacklogBelow(job.id(), planned - maxAhead + chunk)) {
-                    return;
-                }
             }
         }
         queue.flush();
@@ -187,19 +209,20 @@ final class Planner implements AutoCloseable {
     }
 
     /**
-     * Waits until the job has at least {@code done} task results, so the planner stays at most
-     * {@code maxAhead} tasks ahead of the workers; false if the job became final meanwhile.
+     * Waits until the job's share ({@link Shares#allowance}) lets it queue another task beyond the {@code planned}
+     * ones; returns the job's tasks done then, or empty if the job became final (or unknown) meanwhile.
      */
-    private boolean awaitBacklogBelow(String jobId, long done) throws InterruptedException {
+    private OptionalLong awaitRoom(JobStatus job, long planned) throws InterruptedException {
         while (true) {
-            Optional<JobStatus> job = store.get(jobId);
-            if (job.isEmpty() || job.get().state().isFinal()) {
-                return false;
+            Optional<JobStatus> now = store.get(job.id());
+            if (now.isEmpty() || now.get().state().isFinal()) {
+                return OptionalLong.empty();
             }
-            if (job.get().tasksDone() >= done) {
-                return true;
+            long done = now.get().tasksDone();
+            if (planned - done < shares.allowance(job)) {
+                return OptionalLong.of(done);
             }
-            Thread.sleep(OFFER_WAIT);
+            Thread.sleep(ROOM_WAIT);
         }
     }
 

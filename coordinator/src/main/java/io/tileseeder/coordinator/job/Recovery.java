@@ -1,14 +1,16 @@
 package io.tileseeder.coordinator.job;
 
+import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.port.JobStore;
 import java.util.List;
 
 /**
  * Picks up what a coordinator left behind: resumes the plans of unfinished jobs nobody on this replica is planning
- * (a coordinator restarted mid-plan), and finishes jobs whose every task has a result (their finishing replica may
+ * (a coordinator restarted mid-plan), finishes jobs whose every task has a result (their finishing replica may
  * have died between recording the last result and finishing, or the tile store was unreachable for the TileJSON
- * document). Also keeps the per-job meters to the unfinished jobs. Runs on the {@link Housekeeping} thread.
+ * document), and starts queued jobs a place freed elsewhere lets in. Also keeps the per-job meters to the
+ * unfinished jobs. Runs on the {@link Housekeeping} thread.
  */
 final class Recovery implements Runnable {
 
@@ -16,12 +18,14 @@ final class Recovery implements Runnable {
     private final JobMetrics metrics;
     private final Planner planner;
     private final Finisher finisher;
+    private final JobQueue queue;
 
-    Recovery(JobStore store, JobMetrics metrics, Planner planner, Finisher finisher) {
+    Recovery(JobStore store, JobMetrics metrics, Planner planner, Finisher finisher, JobQueue queue) {
         this.store = store;
         this.metrics = metrics;
         this.planner = planner;
         this.finisher = finisher;
+        this.queue = queue;
     }
 
     @Override
@@ -30,11 +34,15 @@ final class Recovery implements Runnable {
         metrics.retain(unfinished);
         for (JobStatus job : unfinished) {
             metrics.track(job);
+            if (job.state() == JobState.QUEUED) {
+                continue;
+            }
             if (job.planningDone()) {
                 finisher.finishIfDone(job.id());
             } else {
                 planner.start(job.id()); // false when every planner is busy: the next sweep tries again
             }
         }
+        queue.startWhatFits();
     }
 }

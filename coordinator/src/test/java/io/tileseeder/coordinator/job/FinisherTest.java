@@ -44,7 +44,7 @@ class FinisherTest {
     private final Waiters waiters = new Waiters(store, new LocalJobGate(store), 4);
 
     private Finisher finisher(TileStore tileStore) {
-        return new Finisher(store, LAYERS, tileStore, outages, new JobMetrics(registry, store), waiters);
+        return new Finisher(store, LAYERS, tileStore, outages, new JobMetrics(registry, store), waiters, () -> { });
     }
 
     /** A job of zooms 0–1 (5 tasks), planned, with a result for each task but those named. */

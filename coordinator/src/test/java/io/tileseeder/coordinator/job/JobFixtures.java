@@ -13,6 +13,7 @@ import io.tileseeder.job.TileFormat;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.port.JobStore;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
@@ -31,11 +32,26 @@ final class JobFixtures {
         return new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null, null, null, null, null, null, null);
     }
 
+    static JobRequest world(int maxZoom, int priority) {
+        return new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null, null, null, null, null, priority,
+                null);
+    }
+
     /** A job of zooms 0 to {@code maxZoom}, just submitted. */
     static JobStatus submitted(JobStore store, int maxZoom) {
-        JobSpec spec = VALIDATOR.validate(world(maxZoom));
+        return submitted(store, maxZoom, 0);
+    }
+
+    /** A job of zooms 0 to {@code maxZoom} and this priority, just submitted. */
+    static JobStatus submitted(JobStore store, int maxZoom, int priority) {
+        JobSpec spec = VALIDATOR.validate(world(maxZoom, priority));
         return store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, spec.tileCount(), Instant.now(),
                 null));
+    }
+
+    /** Shares that give every job {@code ahead} tasks (no rate is measured in these tests), whatever its priority. */
+    static Shares fixedShares(JobStore store, int ahead) {
+        return new Shares(store, Duration.ofSeconds(2), ahead, ahead, System::nanoTime);
     }
 
     static TaskResult succeeded(String jobId, long seq) {

@@ -65,7 +65,8 @@ class JobServiceWaitIT {
         jobs = new JobService(layers, new JobSpecValidator(layers, new JobLimits(100_000_000, 32)), records,
                 new InMemoryTaskQueue(64, 1), new FileTileStore(tiles), event -> { }, new LocalMetatileLock(), gate,
                 new Outages(Duration.ofMinutes(10), Clock.systemUTC()), Clock.systemUTC(),
-                new CoordinatorSettings(4, 16, 64, Duration.ofHours(1)), new SimpleMeterRegistry());
+                new CoordinatorSettings(4, 0, 16, 64, 64, Duration.ofSeconds(2),
+                        Duration.ofHours(1)), new SimpleMeterRegistry());
     }
 
     @AfterEach

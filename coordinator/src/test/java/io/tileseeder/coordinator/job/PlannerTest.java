@@ -1,6 +1,7 @@
 package io.tileseeder.coordinator.job;
 
 import static io.tileseeder.coordinator.job.JobFixtures.LAYERS;
+import static io.tileseeder.coordinator.job.JobFixtures.fixedShares;
 import static io.tileseeder.coordinator.job.JobFixtures.submitted;
 import static io.tileseeder.coordinator.job.JobFixtures.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +22,7 @@ import io.tileseeder.port.TaskDelivery;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,12 +43,14 @@ class PlannerTest {
     private final InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
     private final LocalMetatileLock planLocks = new LocalMetatileLock();
     private Planner planner;
+    private Shares shares;
 
     private Planner planner(InMemoryTaskQueue queue, int threads, int maxAhead) {
         Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
         Finisher finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), outages,
-                new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, new LocalJobGate(store), 1));
-        planner = new Planner(store, queue, planLocks, outages, finisher, threads, maxAhead);
+                new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, new LocalJobGate(store), 1), () -> { });
+        shares = fixedShares(store, maxAhead);
+        planner = new Planner(store, queue, planLocks, outages, finisher, threads, shares);
         return planner;
     }
 
@@ -70,6 +74,30 @@ class PlannerTest {
         eventually(() -> store.get(id).orElseThrow().tasksPlanned() == 10);
         Thread.sleep(500);
         assertThat(queue.size()).isEqualTo(10);
+    }
+
+    @Test
+    void aJobOfHigherPriorityHasAllItsTasksQueuedBeforeAnyMoreOfALowerOne() throws InterruptedException {
+        InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
+        JobStatus low = submitted(store, 5, 0); // 1 365 tasks
+        planner(queue, 2, 8).start(low.id());
+        eventually(() -> store.get(low.id()).orElseThrow().tasksPlanned() == 8);
+        String high = submitted(store, 2, 1).id(); // 21 tasks
+        planner.start(high);
+        eventually(() -> shares.allowance(low) == 0);
+
+        List<String> taken = new ArrayList<>();
+        while (taken.stream().filter(high::equals).count() < 21) {
+            TaskDelivery delivery = queue.poll(Duration.ofSeconds(5)).orElseThrow();
+            delivery.accept();
+            taken.add(delivery.task().jobId());
+            store.record(succeeded(delivery.task().jobId(), delivery.task().seq()));
+        }
+
+        assertThat(taken.subList(0, 8)).as("queued before the high one came").containsOnly(low.id());
+        assertThat(taken.subList(8, taken.size())).containsOnly(high);
+        eventually(() -> queue.size() == 8);
+        assertThat(queue.poll(Duration.ZERO).orElseThrow().task().jobId()).as("the low one goes on").isEqualTo(low.id());
     }
 
     @Test
@@ -134,8 +162,8 @@ class PlannerTest {
             Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
             Finisher finisher = new Finisher(stalling, LAYERS, new FileTileStore(tiles), outages,
                     new JobMetrics(new SimpleMeterRegistry(), stalling),
-                    new Waiters(stalling, new LocalJobGate(stalling), 1));
-            Planner stopped = new Planner(stalling, queue, planLocks, outages, finisher, 1, 1000);
+                    new Waiters(stalling, new LocalJobGate(stalling), 1), () -> { });
+            Planner stopped = new Planner(stalling, queue, planLocks, outages, finisher, 1, fixedShares(stalling, 1000));
             stopped.start(id);
             assertThat(stalling.reached.await(10, TimeUnit.SECONDS)).as("the planner records its last cursor").isTrue();
 
@@ -163,6 +191,11 @@ class PlannerTest {
         StoreInterruptedAtFirstCursor(JobStore store, boolean flagKept) {
             this.store = store;
             this.flagKept = flagKept;
+        }
+
+        @Override
+        public Optional<JobStatus> start(String id) {
+            return store.start(id);
         }
 
         @Override

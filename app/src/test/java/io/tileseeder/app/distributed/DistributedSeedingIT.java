@@ -133,10 +133,12 @@ class DistributedSeedingIT {
             assertThat(c.sum("seeder_jobs_finished_total", "state", "succeeded")).isGreaterThanOrEqualTo(1);
             assertThat(c.sum("seeder_jobs", "state", "succeeded")).isEqualTo(1);
             assertThat(c.sum("seeder_jobs", "state", "running") + c.sum("seeder_jobs", "state", "planning")).isZero();
-            assertThat(c.find("seeder_jobs")).hasSize(5);
+            assertThat(c.find("seeder_jobs")).hasSize(6);
             assertThat(c.sum("seeder_task_results_total", "outcome", "succeeded")).isGreaterThanOrEqualTo(metatiles);
             assertThat(c.sum("seeder_task_results_total", "outcome", "failed")).isZero();
             assertThat(c.find("seeder_tasks_backlog")).singleElement()
+                    .satisfies(sample -> assertThat(sample.value()).isZero());
+            assertThat(c.find("seeder_tasks_remaining")).singleElement()
                     .satisfies(sample -> assertThat(sample.value()).isZero());
             assertThat(c.text()).as("no series of the finished job").doesNotContain(job);
         }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.port.JobStore;
 import java.util.Collection;
@@ -27,7 +28,7 @@ import java.util.logging.Logger;
  * The coordinator's meters. Names as Prometheus scrapes them: {@code seeder_jobs{state}},
  * {@code seeder_jobs_finished_total{state}}, {@code seeder_job_progress_ratio{job_id,layer}},
  * {@code seeder_job_tiles_done{job_id,layer}}, {@code seeder_job_tiles_planned{job_id,layer}},
- * {@code seeder_tasks_backlog} and {@code seeder_task_results_total{outcome}}.
+ * {@code seeder_tasks_backlog}, {@code seeder_tasks_remaining} and {@code seeder_task_results_total{outcome}}.
  *
  * <p>The gauges read a snapshot of the store taken at most once a {@link #FRESH_NANOS second}, when they are
  * scraped: the unfinished jobs (at most {@code seeder.limits.max-running-jobs} and the queued ones) and the count of
@@ -78,6 +79,11 @@ final class JobMetrics {
                         .mapToLong(job -> job.tasksPlanned() - job.tasksDone()).sum())
                 .strongReference(true)
                 .description("Tasks planned without a result yet, over all unfinished jobs").register(registry);
+        Gauge.builder("seeder.tasks.remaining", this, m -> m.snapshot().unfinished().values().stream()
+                        .mapToLong(job -> Math.max(0, new MetatilePlan(job.spec()).taskCount() - job.tasksDone())).sum())
+                .strongReference(true)
+                .description("Tasks without a result yet, planned or not, over all unfinished jobs, queued ones "
+                        + "included: the work left").register(registry);
         resultsSucceeded = results("succeeded");
         resultsFailed = results("failed");
     }

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.app.distributed.ClusterAdapters;
 import io.tileseeder.app.distributed.ClusterSettings;
+import io.tileseeder.app.dryrun.DryRun;
 import io.tileseeder.app.embedded.LocalAdapters;
 import io.tileseeder.app.health.Monitored;
 import io.tileseeder.app.settings.Settings;
@@ -36,6 +37,8 @@ public final class Engine implements Monitored, AutoCloseable {
     private final CoordinatorRole coordinator;
     /** Null in a distributed coordinator. */
     private final WorkerRole worker;
+    /** Null in a worker process. */
+    private final DryRun dryRun;
 
     private Engine(Settings settings, LayerCatalogConfig layers, Adapters adapters, boolean coordinates,
                    boolean works, MeterRegistry registry) {
@@ -43,6 +46,8 @@ public final class Engine implements Monitored, AutoCloseable {
         this.layers = layers;
         this.adapters = adapters;
         this.coordinator = coordinates ? new CoordinatorRole(adapters, layers, settings.jobs(), registry) : null;
+        this.dryRun = coordinates ? new DryRun(layers, adapters.store(), settings.workers().wmsRequestsPerUpstream(),
+                settings.jobs().dryRunSamples(), settings.workers().threads()) : null;
         try {
             this.worker = works ? new WorkerRole(adapters, layers, settings.workers(), registry) : null;
         } catch (RuntimeException e) {
@@ -99,6 +104,14 @@ public final class Engine implements Monitored, AutoCloseable {
             throw new IllegalStateException("a worker process runs no job service");
         }
         return coordinator.jobs();
+    }
+
+    /** Estimates jobs without running them; a worker process has none. */
+    public DryRun dryRun() {
+        if (dryRun == null) {
+            throw new IllegalStateException("a worker process runs no dry runs");
+        }
+        return dryRun;
     }
 
     public LayerCatalog layers() {

@@ -231,6 +231,13 @@ public interface SeederConfig {
         @WithDefault("100")
         int maxQueuedJobs();
 
+        /**
+         * Metatiles a dry run renders for its estimate, besides the one each zoom level gets at least; one dry run
+         * runs at a time.
+         */
+        @WithDefault("256")
+        int dryRunSamples();
+
         /** Labels per job. */
         @WithDefault("32")
         int maxLabels();

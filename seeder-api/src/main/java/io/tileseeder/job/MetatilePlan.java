@@ -27,9 +27,14 @@ public final class MetatilePlan implements Iterable<PlannedMetatile> {
     public long taskCount() {
         long count = 0;
         for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
-            count += metatileRange(z).count();
+            count += taskCount(z);
         }
         return count;
+    }
+
+    /** The number of metatile tasks at zoom {@code z}; they follow those of the zooms above it. */
+    public long taskCount(int z) {
+        return metatileRange(z).count();
     }
 
     @Override

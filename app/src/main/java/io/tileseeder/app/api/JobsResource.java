@@ -3,16 +3,19 @@ package io.tileseeder.app.api;
 import io.tileseeder.app.Engines;
 import io.tileseeder.app.SeederConfig;
 import io.tileseeder.app.access.Roles;
+import io.tileseeder.app.dryrun.DryRun;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.job.UnknownJobException;
 import io.tileseeder.outage.Outages;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
@@ -23,11 +26,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.ServerErrorException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,21 +71,43 @@ public class JobsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Submit a job", description = "Validates the job and starts it, or queues it (state QUEUED, "
             + "with its queuePosition) while seeder.limits.max-running-jobs jobs run: 202 with the job, 429 when "
-            + "seeder.limits.max-queued-jobs wait already, or 400 problem+json naming every invalid field. Retrying with the same Idempotency-Key and the same job "
-            + "returns that job; the key with another job is refused with 422. An empty key counts as none.")
+            + "seeder.limits.max-queued-jobs wait already, or 400 problem+json naming every invalid field. Retrying "
+            + "with the same Idempotency-Key and the same job returns that job; the key with another job is refused "
+            + "with 422. An empty key counts as none. With dryRun=true nothing is submitted: 200 with the job's tiles "
+            + "and metatiles per zoom and an estimate of its bytes and time from rendering a sample of its metatiles "
+            + "(429 while another dry run renders, 502 when the layer's source fails).")
     public Response submit(JobRequest request,
                            @Parameter(description = "Makes retries of this submission return the same job")
                            @HeaderParam("Idempotency-Key") String idempotencyKey,
-                           @Context UriInfo uri) {
+                           @Parameter(description = "true: estimate the job, do not submit it")
+                           @QueryParam("dryRun") @DefaultValue("false") String dryRun,
+                           @Context UriInfo uri) throws InterruptedException {
         if (idempotencyKey != null && idempotencyKey.length() > MAX_IDEMPOTENCY_KEY) {
             throw new InvalidJobException(List.of(new FieldError("Idempotency-Key",
                     "must be at most " + MAX_IDEMPOTENCY_KEY + " characters")));
+        }
+        if (!dryRun.equals("true") && !dryRun.equals("false")) {
+            throw new InvalidJobException(List.of(new FieldError("dryRun", "must be true or false, got '" + dryRun
+                    + "'")));
+        }
+        if (dryRun.equals("true")) {
+            return Response.ok(estimate(request)).build();
         }
         JobStatus job = jobs().submit(request, idempotencyKey);
         // A path, not a URL: the request's Host header is the client's to choose, so no URL is built from it.
         return Response.accepted(view(job))
                 .header(HttpHeaders.LOCATION, uri.getBaseUri().getRawPath() + "api/v1/jobs/" + job.id())
                 .build();
+    }
+
+    private DryRun.Estimate estimate(JobRequest request) throws InterruptedException {
+        JobSpec spec = jobs().check(request);
+        try {
+            return engines.engine().dryRun().estimate(spec);
+        } catch (IOException e) {
+            throw new ServerErrorException(Problem.response(Response.Status.BAD_GATEWAY,
+                    "the dry run could not render layer '" + spec.layer() + "': " + e.getMessage()));
+        }
     }
 
     @GET
@@ -119,7 +146,7 @@ public class JobsResource {
     public JobView cancel(@PathParam("id") String id) {
         JobStatus before = jobs().get(id).orElseThrow(() -> new UnknownJobException(id));
         if (before.state().isFinal()) {
-            throw new jakarta.ws.rs.ClientErrorException(Problem.response(Response.Status.CONFLICT,
+            throw new ClientErrorException(Problem.response(Response.Status.CONFLICT,
                     "job " + id + " has already finished: " + before.state()));
         }
         return view(jobs().cancel(id).orElseThrow(() -> new UnknownJobException(id)));

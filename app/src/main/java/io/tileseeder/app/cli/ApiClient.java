@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.tileseeder.app.api.JobView;
+import io.tileseeder.app.dryrun.DryRun;
 import io.tileseeder.job.JobRequest;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -37,6 +38,8 @@ final class ApiClient implements AutoCloseable {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
     /** Added to a long-poll's own timeout before the client gives up on the answer. */
     static final Duration POLL_MARGIN = Duration.ofSeconds(30);
+    /** How long a dry run may take: its sample renders on the server (a WMS layer's GetMaps included). */
+    static final Duration DRY_RUN_TIMEOUT = Duration.ofMinutes(5);
     /** The environment variable holding the API token the commands send. */
     static final String TOKEN_VARIABLE = "SEEDER_TOKEN";
 
@@ -87,19 +90,39 @@ final class ApiClient implements AutoCloseable {
 
     /** {@code POST /api/v1/jobs}: the accepted job. */
     JobView submit(JobRequest request, String idempotencyKey) throws ApiException, InterruptedException {
+        HttpRequest.Builder post = post(jobs, request, REQUEST_TIMEOUT);
+        if (idempotencyKey != null && !idempotencyKey.isEmpty()) {
+            post.header("Idempotency-Key", idempotencyKey);
+        }
+        return job(send(authorized(post).build(), REQUEST_TIMEOUT));
+    }
+
+    /** {@code POST /api/v1/jobs?dryRun=true}: the job's estimate; nothing is submitted. */
+    DryRun.Estimate dryRun(JobRequest request) throws ApiException, InterruptedException {
+        HttpRequest.Builder post = post(URI.create(jobs + "?dryRun=true"), request, DRY_RUN_TIMEOUT);
+        HttpResponse<String> response = ok(send(authorized(post).build(), DRY_RUN_TIMEOUT));
+        try {
+            DryRun.Estimate estimate = json.readValue(response.body(), DryRun.Estimate.class);
+            if (estimate.spec() == null || estimate.zooms() == null) {
+                throw new ApiException("unexpected answer from " + server + ": no estimate in "
+                        + abbreviate(response.body()), response.statusCode());
+            }
+            return estimate;
+        } catch (JsonProcessingException e) {
+            throw new ApiException("unexpected answer from " + server + " (HTTP " + response.statusCode() + "): "
+                    + abbreviate(response.body()), response.statusCode());
+        }
+    }
+
+    private HttpRequest.Builder post(URI uri, JobRequest request, Duration timeout) {
         byte[] body;
         try {
             body = json.writeValueAsBytes(request);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the job as JSON", e);
         }
-        HttpRequest.Builder post = HttpRequest.newBuilder(jobs).timeout(REQUEST_TIMEOUT)
-                .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        if (idempotencyKey != null && !idempotencyKey.isEmpty()) {
-            post.header("Idempotency-Key", idempotencyKey);
-        }
-        return job(send(authorized(post).build(), REQUEST_TIMEOUT));
+        return HttpRequest.newBuilder(uri).timeout(timeout).header("Content-Type", "application/json")
+                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body));
     }
 
     /** {@code GET /api/v1/jobs/{id}/wait}: the job when it is final, or as it is when {@code poll} runs out. */
@@ -139,6 +162,22 @@ final class ApiClient implements AutoCloseable {
 
     /** The job in a 2xx answer; any other answer is the server's refusal. */
     private JobView job(HttpResponse<String> response) throws ApiException {
+        int status = ok(response).statusCode();
+        try {
+            JobView job = json.readValue(response.body(), JobView.class);
+            if (job.id() == null || job.state() == null) {
+                throw new ApiException("unexpected answer from " + server + ": no job in " + abbreviate(response.body()),
+                        status);
+            }
+            return job;
+        } catch (JsonProcessingException e) {
+            throw new ApiException("unexpected answer from " + server + " (HTTP " + status + "): "
+                    + abbreviate(response.body()), status);
+        }
+    }
+
+    /** A 2xx answer as it is; any other answer is the server's refusal, thrown with what it said. */
+    private HttpResponse<String> ok(HttpResponse<String> response) throws ApiException {
         int status = response.statusCode();
         if (status == 401) {
             throw new ApiException(refusal(response) + (token.isEmpty()
@@ -151,17 +190,7 @@ final class ApiClient implements AutoCloseable {
         if (status / 100 != 2) {
             throw new ApiException(refusal(response), status);
         }
-        try {
-            JobView job = json.readValue(response.body(), JobView.class);
-            if (job.id() == null || job.state() == null) {
-                throw new ApiException("unexpected answer from " + server + ": no job in " + abbreviate(response.body()),
-                        status);
-            }
-            return job;
-        } catch (JsonProcessingException e) {
-            throw new ApiException("unexpected answer from " + server + " (HTTP " + status + "): "
-                    + abbreviate(response.body()), status);
-        }
+        return response;
     }
 
     /** The {@code detail} of a problem+json answer (or its {@code errors}), else the status and body. */

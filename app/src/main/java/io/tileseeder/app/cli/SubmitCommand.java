@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code seeder submit}: sends a job to a server and prints its id; with {@code --wait}, also waits for it
- * and exits with its final state. Needs no engine of its own.
+ * and exits with its final state; with {@code --dry-run}, prints the server's estimate of it instead. Needs no
+ * engine of its own.
  */
 @Command(name = "submit", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Submits a job to a Tile Seeder server and prints its id on stdout (one line); with --wait, "
@@ -37,7 +38,9 @@ final class SubmitCommand implements Callable<Integer> {
     JobOptions job;
 
     @Option(names = "--priority", defaultValue = "0", paramLabel = "N",
-            description = "Kept with the job and shown in its status; it does not order work yet (default: ${DEFAULT-VALUE}).")
+            description = "Higher runs first: the job's tasks are queued only while no job of higher priority is "
+                    + "planned, and queued jobs start in this order; equal ones share the workers "
+                    + "(default: ${DEFAULT-VALUE}).")
     int priority;
 
     @Option(names = "--idempotency-key", paramLabel = "KEY",
@@ -46,6 +49,10 @@ final class SubmitCommand implements Callable<Integer> {
 
     @Option(names = "--wait", description = "Wait for the job to finish and exit with its final state.")
     boolean await;
+
+    @Option(names = "--dry-run", description = "Submit nothing: print the job's tiles and metatiles per zoom and an "
+            + "estimate of its bytes and time, from a sample of its metatiles the server renders.")
+    boolean dryRun;
 
     @Option(names = "--timeout", paramLabel = "DURATION",
             description = "With --wait: give up after this long (e.g. 90s, 30m, 2h) with exit status 4; the job is not "
@@ -62,10 +69,18 @@ final class SubmitCommand implements Callable<Integer> {
         if (timeout != null && !await) {
             throw new ParameterException(spec.commandLine(), "--timeout applies only with --wait");
         }
+        if (dryRun && (await || idempotencyKey != null)) {
+            throw new ParameterException(spec.commandLine(), "--dry-run submits nothing: it takes neither --wait nor "
+                    + "--idempotency-key");
+        }
         Duration limit = WaitCommand.timeout(spec, timeout);
         JobRequest request = job.request(spec, priority);
         PrintWriter err = spec.commandLine().getErr();
         try (ApiClient api = WaitCommand.client(spec, server, token)) {
+            if (dryRun) {
+                DryRunTable.print(spec.commandLine().getOut(), api.dryRun(request));
+                return ExitCodes.SUCCEEDED;
+            }
             JobView submitted = api.submit(request, idempotencyKey);
             PrintWriter out = spec.commandLine().getOut();
             out.println(submitted.id());

@@ -53,9 +53,10 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
      * @param retainJobs     finished jobs remembered for status queries (in memory)
      * @param queueCapacity  metatile tasks the planner may get ahead of the workers (per job, on Kafka)
      * @param queueLead      how much work, at the measured rate, the queue holds ahead of the workers
+     * @param dryRunSamples  metatiles a dry run renders for its estimate
      */
     public record JobSettings(JobLimits limits, int maxRunningJobs, int maxQueuedJobs, int maxWaiters,
-                              int retainJobs, int queueCapacity, Duration queueLead) {
+                              int retainJobs, int queueCapacity, Duration queueLead, int dryRunSamples) {
         public JobSettings {
             positive("maxRunningJobs", maxRunningJobs);
             positive("maxWaiters", maxWaiters);
@@ -63,6 +64,9 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
             positive("queueCapacity", queueCapacity);
             if (maxQueuedJobs < 0) {
                 throw new IllegalArgumentException("maxQueuedJobs must be zero or more, got " + maxQueuedJobs);
+            }
+            if (dryRunSamples < 0) {
+                throw new IllegalArgumentException("dryRunSamples must be zero or more, got " + dryRunSamples);
             }
             if (queueLead == null || queueLead.isNegative()) {
                 throw new IllegalArgumentException("queueLead must be zero or more, got " + queueLead);
@@ -123,7 +127,7 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                 config.layers().file().map(Path::of),
                 new JobSettings(new JobLimits(limits.maxTilesPerJob(), limits.maxLabels()),
                         limits.maxRunningJobs(), limits.maxQueuedJobs(), limits.maxWaiters(), limits.retainJobs(),
-                        workers.queueCapacity(), workers.queueLead()),
+                        workers.queueCapacity(), workers.queueLead(), limits.dryRunSamples()),
                 new WorkerSettings(workers.threads().orElse(defaultThreads()),
                         config.store().ioThreads().orElse(defaultStoreThreads()), workers.maxDeliveries(),
                         workers.lockWait(), workers.drainTimeout(), config.wms().maxRequestsPerUpstream()),

@@ -351,6 +351,37 @@ class JobsResourceTest {
     }
 
     @Test
+    void aDryRunAnswersTheTilesPerZoomAndAnEstimateWithoutSubmitting() {
+        int before = given().when().get(JOBS + "?limit=1000").jsonPath().getList("id").size();
+
+        Response answer = given().contentType(ContentType.JSON).body(OTHER_JOB.replace("\"max\": 0", "\"max\": 2"))
+                .when().post(JOBS + "?dryRun=true").andReturn();
+
+        assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200);
+        JsonPath estimate = answer.jsonPath();
+        assertThat(estimate.getString("spec.tileMatrixSet")).isEqualTo("WorldCRS84Quad");
+        assertThat(estimate.getList("zooms.zoom", Integer.class)).containsExactly(0, 1, 2);
+        assertThat(estimate.getList("zooms.tiles", Long.class)).containsExactly(1L, 1L, 1L);
+        assertThat(estimate.getList("zooms.metatiles", Long.class)).containsExactly(1L, 1L, 1L);
+        assertThat(estimate.getList("zooms.sampledMetatiles", Integer.class)).containsExactly(1, 1, 1);
+        assertThat(estimate.getLong("tiles")).isEqualTo(3);
+        assertThat(estimate.getLong("bytes")).as("a JPEG tile of land").isPositive();
+        assertThat(given().when().get(JOBS + "?limit=1000").jsonPath().getList("id")).as("nothing submitted")
+                .hasSize(before);
+    }
+
+    @Test
+    void aDryRunChecksTheJobAndItsFlagAsASubmissionDoes() {
+        String flag = assertProblem(given().contentType(ContentType.JSON).body(OTHER_JOB).when()
+                .post(JOBS + "?dryRun=yes").andReturn(), 400, "dryRun");
+        assertThat(flag).contains("must be true or false, got 'yes'");
+        String zoom = assertProblem(given().contentType(ContentType.JSON).body("""
+                {"layer": "world", "zoom": {"min": 0, "max": 40}}""").when().post(JOBS + "?dryRun=true").andReturn(),
+                400, "zoom.max");
+        assertThat(zoom).contains("40 is outside the zoom range");
+    }
+
+    @Test
     void unknownJobIsNotFound() {
         String id = UUID.randomUUID().toString();
         assertThat(assertProblem(given().when().get(JOBS + "/" + id).andReturn(), 404, null)).contains(id);

@@ -67,6 +67,23 @@ class RemoteCommandsTest {
     }
 
     @Test
+    void aDryRunPrintsTheEstimateAndSubmitsNothing() {
+        int jobs = engines.engine().jobs().list(1000).size();
+
+        Run run = run("submit", "--server", server(), "--layer", "world", "--zoom", "0-3", "--dry-run");
+
+        assertThat(run.exit()).as(run.describe()).isZero();
+        assertThat(run.errorLines()).as(run.describe()).isEmpty();
+        assertThat(run.outLines()).as(run.describe()).hasSize(8);
+        assertThat(run.outLines().get(0)).isEqualTo("DRY RUN world z0-3 (WebMercatorQuad, png, seed): 85 tiles in 7 "
+                + "metatiles");
+        assertThat(run.outLines().get(5).split(" +")).as("zoom 3").startsWith("", "3", "64", "4", "4");
+        assertThat(run.outLines().get(6).split(" +")).as("the totals").startsWith("", "total", "85", "7", "7");
+        assertThat(run.outLines().get(7)).startsWith("estimate: ").contains("from 7 metatiles rendered");
+        assertThat(engines.engine().jobs().list(1000)).as("nothing submitted").hasSize(jobs);
+    }
+
+    @Test
     void submitWithoutWaitReturnsAtOnceAndWaitGatesOnTheJob() {
         String key = "cli-" + UUID.randomUUID();
         String[] submit = {"submit", "--server", server() + "/", "--layer", "world", "--zoom", "0",
@@ -138,6 +155,12 @@ class RemoteCommandsTest {
         Run noId = run("wait", "--server", server());
         assertThat(noId.exit()).as(noId.describe()).isEqualTo(1);
         assertThat(noId.errorLines()).as(noId.describe()).singleElement().asString().contains("JOB_ID");
+
+        Run dryRunWaiting = run("submit", "--server", server(), "--layer", "world", "--zoom", "0", "--dry-run",
+                "--wait");
+        assertThat(dryRunWaiting.exit()).as(dryRunWaiting.describe()).isEqualTo(1);
+        assertThat(dryRunWaiting.errorLines()).as(dryRunWaiting.describe())
+                .containsExactly("error: --dry-run submits nothing: it takes neither --wait nor --idempotency-key");
 
         Run badZoom = run("submit", "--server", server(), "--layer", "world", "--zoom", "low");
         assertThat(badZoom.exit()).as(badZoom.describe()).isEqualTo(1);

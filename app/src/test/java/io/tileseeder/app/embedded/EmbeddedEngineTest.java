@@ -1,6 +1,7 @@
 package io.tileseeder.app.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.app.Engine;
 import io.tileseeder.app.settings.Settings;
@@ -11,6 +12,7 @@ import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.TooManyJobsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,9 +36,14 @@ class EmbeddedEngineTest {
 
     private static Settings settings(Path root, int workerThreads, int storeThreads, int queueCapacity,
                                      int maxRunningJobs) {
+        return settings(root, workerThreads, storeThreads, queueCapacity, maxRunningJobs, 0);
+    }
+
+    private static Settings settings(Path root, int workerThreads, int storeThreads, int queueCapacity,
+                                     int maxRunningJobs, int maxQueuedJobs) {
         return new Settings(new StoreSettings(root.toString(), Optional.empty()), Optional.empty(),
-                new JobSettings(new JobLimits(100_000_000L, 32), maxRunningJobs, 0, 16, 100, queueCapacity,
-                        Duration.ofSeconds(2)),
+                new JobSettings(new JobLimits(100_000_000L, 32), maxRunningJobs, maxQueuedJobs, 16, 100,
+                        queueCapacity, Duration.ofSeconds(2), 32),
                 new WorkerSettings(workerThreads, storeThreads, 2, Duration.ofMillis(200), Duration.ofSeconds(5), 4),
                 Duration.ofSeconds(5));
     }
@@ -84,6 +91,33 @@ class EmbeddedEngineTest {
 
             assertThat(next.state()).isEqualTo(JobState.SUCCEEDED);
             assertThat(next.counts().tiles()).isEqualTo(5);
+        }
+    }
+
+    /**
+     * With one place and one queued job allowed: the second job waits QUEUED at place 1, a third is refused with the
+     * counts, and the queued one runs to the end once the first is cancelled.
+     */
+    @Test
+    @Timeout(120)
+    void aJobBeyondTheRunningLimitWaitsQueuedAndRunsOnceThePlaceIsFree() throws Exception {
+        try (Engine engine = Engine.embedded(settings(temp.resolve("tiles"), 1, 1, 2, 1, 1))) {
+            JobStatus big = engine.jobs().submit(world(0, 12), null);
+            JobStatus queued = engine.jobs().submit(world(0, 1), null);
+
+            assertThat(queued.state()).isEqualTo(JobState.QUEUED);
+            assertThat(engine.jobs().queuePositions()).containsExactly(Map.entry(queued.id(), 1));
+            assertThatThrownBy(() -> engine.jobs().submit(world(0, 1), null)).isInstanceOf(TooManyJobsException.class)
+                    .hasMessageStartingWith("2 jobs are running or queued, the limits are 1 running and 1 queued");
+            assertThat(engine.jobs().get(queued.id()).orElseThrow().tasksPlanned()).as("not planned while queued")
+                    .isZero();
+
+            engine.jobs().cancel(big.id());
+            JobStatus done = awaitFinal(engine, queued.id());
+
+            assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
+            assertThat(done.counts().tiles()).isEqualTo(5);
+            assertThat(engine.jobs().queuePositions()).isEmpty();
         }
     }
 

@@ -3,6 +3,7 @@ package io.tileseeder.coordinator.job;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.job.IdempotencyConflictException;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
@@ -46,6 +47,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class JobService implements ResultSink, AutoCloseable {
 
     private final LayerCatalog layers;
+    private final JobSpecValidator validator;
     private final JobStore store;
     private final Outages outages;
     private final Waiters waiters;
@@ -69,6 +71,7 @@ public final class JobService implements ResultSink, AutoCloseable {
                       TileStore tiles, JobEventSink events, MetatileLock planLocks, JobGate gate, Outages outages,
                       Clock clock, CoordinatorSettings settings, MeterRegistry registry) {
         this.layers = layers;
+        this.validator = validator;
         this.store = store;
         this.outages = outages;
         JobMetrics metrics = new JobMetrics(registry, store);
@@ -118,6 +121,15 @@ public final class JobService implements ResultSink, AutoCloseable {
      */
     public JobStatus submit(JobRequest request, String idempotencyKey) {
         return admission.submit(request, idempotencyKey);
+    }
+
+    /**
+     * The job as it would run, checked as a submission is, without submitting it (a dry run).
+     *
+     * @throws io.tileseeder.job.InvalidJobException naming what is wrong
+     */
+    public JobSpec check(JobRequest request) {
+        return validator.validate(request);
     }
 
     public Optional<JobStatus> get(String id) {

@@ -81,6 +81,11 @@ public final class MetatileProcessor {
             this.truncate = truncate;
         }
 
+        /** What storing the tiles would count (the deletions of a truncate not yet). */
+        public TileCounts counts() {
+            return counts;
+        }
+
         /** Gives up the metatile without storing it, releasing its lock. */
         public void abandon() {
             lease.close();

@@ -233,6 +233,39 @@ class DistributedSeedingIT {
         }
     }
 
+    /**
+     * With one running place, two jobs wait QUEUED, in Redis: they outlive a coordinator killed meanwhile, and once the
+     * place is free the one of higher priority starts first although it came second, the other after it finished.
+     */
+    @Test
+    void queuedJobsOutliveACoordinatorKilledAndStartHighestPriorityFirst(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LIMITS_MAX_RUNNING_JOBS", "1")) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            String running = cluster.submit(0, 12);
+            String first = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":1},\"priority\":0}");
+            String urgent = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":2},\"priority\":5}");
+            assertThat(cluster.status(urgent).get("queuePosition").asInt()).isEqualTo(1);
+            assertThat(cluster.status(first).get("queuePosition").asInt()).isEqualTo(2);
+            assertThat(cluster.status(first).get("state").asText()).isEqualTo("QUEUED");
+
+            coordinator.kill();
+            cluster.startCoordinator();
+            assertThat(cluster.status(urgent).get("state").asText()).as("still queued").isEqualTo("QUEUED");
+            cluster.cancel(running);
+            JsonNode urgentDone = cluster.awaitFinal(urgent, JOB_TIMEOUT);
+            JsonNode firstDone = cluster.awaitFinal(first, JOB_TIMEOUT);
+
+            assertThat(urgentDone.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(firstDone.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(Instant.parse(firstDone.get("started").asText()))
+                    .as("the one of lower priority started once the other had finished")
+                    .isAfterOrEqualTo(Instant.parse(urgentDone.get("finished").asText()));
+            assertThat(firstDone.get("progress").get("tilesDone").asLong()).isEqualTo(5);
+            assertThat(urgentDone.get("progress").get("tilesDone").asLong()).isEqualTo(21);
+        }
+    }
+
     @Test
     void aTaskThatAlwaysFailsEndsTheJobFailedAndSeederWaitExits2(TestInfo info) throws Exception {
         Path layers = corruptLayer();

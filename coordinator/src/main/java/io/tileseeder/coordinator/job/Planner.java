@@ -174,14 +174,19 @@ final class Planner implements AutoCloseable {
             LOG.info(() -> "resuming the plan of job " + job.id() + " at task " + job.tasksPlanned());
         }
         long done = job.tasksDone();
+        long recorded = planned;
         long allowance = shares.allowance(job);
         Iterator<PlannedMetatile> tasks = new MetatilePlan(spec).from(planned);
         while (tasks.hasNext()) {
             if (planned - done >= allowance || planned % RECHECK_EVERY == 0) {
                 allowance = shares.allowance(job);
                 if (planned - done >= allowance) {
-                    queue.flush();
-                    store.planned(job.id(), planned, false);
+                    if (planned > recorded) {
+                        // A job waiting before its first task stays PLANNING: nothing is recorded for it.
+                        queue.flush();
+                        store.planned(job.id(), planned, false);
+                        recorded = planned;
+                    }
                     OptionalLong room = awaitRoom(job, planned);
                     if (room.isEmpty()) {
                         return;
@@ -201,6 +206,7 @@ final class Planner implements AutoCloseable {
             if (++planned % PROGRESS_EVERY == 0) {
                 queue.flush();
                 store.planned(job.id(), planned, false);
+                recorded = planned;
             }
         }
         queue.flush();

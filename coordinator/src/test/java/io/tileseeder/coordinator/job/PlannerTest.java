@@ -101,6 +101,24 @@ class PlannerTest {
     }
 
     @Test
+    void aJobWaitingForOneOfHigherPriorityBeforeItsFirstTaskStaysPlanning() throws InterruptedException {
+        InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
+        String high = submitted(store, 5, 1).id(); // 1 365 tasks, 8 queued at a time
+        planner(queue, 2, 8).start(high);
+        eventually(() -> store.get(high).orElseThrow().tasksPlanned() == 8);
+        JobStatus low = submitted(store, 2, 0);
+        planner.start(low.id());
+        eventually(() -> shares.allowance(low) == 0);
+
+        Thread.sleep(500); // a few of the waiting planner's looks at its share
+        JobStatus waiting = store.get(low.id()).orElseThrow();
+        assertThat(waiting.state()).isEqualTo(JobState.PLANNING);
+        assertThat(waiting.tasksPlanned()).isZero();
+        assertThat(waiting.started()).isNull();
+        assertThat(queue.size()).as("only the high job's tasks").isEqualTo(8);
+    }
+
+    @Test
     void aPlanResumesFromTheRecordedCursor() throws InterruptedException {
         InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
         String id = submitted(store, 2).id(); // 21 tasks

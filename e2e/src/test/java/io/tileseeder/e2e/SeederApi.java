@@ -48,6 +48,20 @@ final class SeederApi {
         return JSON.readTree(response.body()).get("id").asText();
     }
 
+    /** The coordinator's estimate of a reseed of {@code layer}, zoom 0 to {@code maxZoom} (a dry run). */
+    JsonNode dryRun(String layer, int maxZoom) throws IOException, InterruptedException {
+        String body = """
+                {"layer": "%s", "zoom": {"min": 0, "max": %d}, "mode": "reseed"}""".formatted(layer, maxZoom);
+        HttpResponse<String> response = http.send(request("jobs?dryRun=true")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json").build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException("POST /api/v1/jobs?dryRun=true answered " + response.statusCode() + ": "
+                    + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+
     /** The job as GET /api/v1/jobs/{id} shows it, retried while the API cannot answer, for at most {@code wait}. */
     JsonNode job(String id, Duration wait) throws InterruptedException {
         Instant deadline = Instant.now().plus(wait);

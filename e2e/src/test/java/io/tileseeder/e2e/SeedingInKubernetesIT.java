@@ -67,6 +67,11 @@ class SeedingInKubernetesIT {
     @Test
     @Order(1)
     void aWorldJobThroughTheServiceSucceedsWithEveryTileAndOneEventAfterTheLast(TestInfo info) throws Exception {
+        // The coordinator's image renders a dry run's sample with the worker's pipeline, which it must carry.
+        JsonNode estimate = api.dryRun("world", 7);
+        assertThat(estimate.get("metatiles").asLong()).isEqualTo(1367);
+        assertThat(estimate.get("bytes").asLong()).as("%s", estimate).isPositive();
+
         String job = api.submitWorld(7, label(info));
         JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
         assertEveryTile(job, done, 7);

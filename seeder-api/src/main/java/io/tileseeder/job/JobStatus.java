@@ -61,6 +61,11 @@ public record JobStatus(String id, JobSpec spec, JobState state, Instant created
                 tasksFailed, tilesPlanned, counts, failedTasks, why, idempotencyKey);
     }
 
+    /** Started (PLANNING or RUNNING) with tasks still to plan. */
+    public boolean beingPlanned() {
+        return (state == JobState.PLANNING || state == JobState.RUNNING) && !planningDone;
+    }
+
     /** Every planned task has a result and no more are coming. */
     public boolean allTasksDone() {
         return planningDone && tasksDone >= tasksPlanned;

@@ -130,8 +130,7 @@ final class Planner implements AutoCloseable {
             }
             try (MetatileLock.Lease held = lease.get()) {
                 outages.patiently(() -> {
-                    Optional<JobStatus> job = store.get(jobId)
-                            .filter(j -> !j.state().isFinal() && j.state() != JobState.QUEUED && !j.planningDone());
+                    Optional<JobStatus> job = store.get(jobId).filter(JobStatus::beingPlanned);
                     if (job.isPresent()) {
                         planFrom(job.get());
                     }
@@ -183,9 +182,7 @@ final class Planner implements AutoCloseable {
                 if (planned - done >= allowance) {
                     if (planned > recorded) {
                         // A job waiting before its first task stays PLANNING: nothing is recorded for it.
-                        queue.flush();
-                        store.planned(job.id(), planned, false);
-                        recorded = planned;
+                        recorded = recordCursor(job.id(), planned);
                     }
                     OptionalLong room = awaitRoom(job, planned);
                     if (room.isEmpty()) {
@@ -204,14 +201,19 @@ final class Planner implements AutoCloseable {
                 }
             }
             if (++planned % PROGRESS_EVERY == 0) {
-                queue.flush();
-                store.planned(job.id(), planned, false);
-                recorded = planned;
+                recorded = recordCursor(job.id(), planned);
             }
         }
         queue.flush();
         store.planned(job.id(), planned, true);
         finisher.finishIfDone(job.id());
+    }
+
+    /** Records how far planning got, once the queue has every task so far; returns {@code planned}. */
+    private long recordCursor(String jobId, long planned) throws InterruptedException {
+        queue.flush();
+        store.planned(jobId, planned, false);
+        return planned;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.tileseeder.coordinator.job;
 
-import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.port.JobStore;
 import java.time.Duration;
@@ -74,7 +73,7 @@ final class Shares {
         int top = job.spec().priority();
         int sharing = 0;
         for (JobStatus other : snapshot) {
-            if (!other.id().equals(job.id()) && planning(other)) {
+            if (!other.id().equals(job.id()) && other.beingPlanned()) {
                 int priority = other.spec().priority();
                 if (priority > top) {
                     return 0;
@@ -95,10 +94,6 @@ final class Shares {
         long[] newest = samples.peekLast();
         long span = newest[0] - oldest[0];
         return span < 1_000_000_000L ? 0 : (newest[1] - oldest[1]) * 1e9 / span;
-    }
-
-    private static boolean planning(JobStatus job) {
-        return (job.state() == JobState.PLANNING || job.state() == JobState.RUNNING) && !job.planningDone();
     }
 
     private void refresh() {

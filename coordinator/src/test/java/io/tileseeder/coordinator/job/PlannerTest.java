@@ -19,6 +19,9 @@ import io.tileseeder.outage.Outages;
 import io.tileseeder.port.JobStore;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TaskDelivery;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +50,10 @@ class PlannerTest {
     private Shares shares;
 
     private Planner planner(InMemoryTaskQueue queue, int threads, int maxAhead) {
+        return planner(store, queue, threads, maxAhead);
+    }
+
+    private Planner planner(JobStore store, InMemoryTaskQueue queue, int threads, int maxAhead) {
         Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
         Finisher finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), outages,
                 new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, new LocalJobGate(store), 1), () -> { });
@@ -104,13 +112,15 @@ class PlannerTest {
     void aJobWaitingForOneOfHigherPriorityBeforeItsFirstTaskStaysPlanning() throws InterruptedException {
         InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
         String high = submitted(store, 5, 1).id(); // 1 365 tasks, 8 queued at a time
-        planner(queue, 2, 8).start(high);
-        eventually(() -> store.get(high).orElseThrow().tasksPlanned() == 8);
         JobStatus low = submitted(store, 2, 0);
-        planner.start(low.id());
-        eventually(() -> shares.allowance(low) == 0);
+        AtomicInteger looks = new AtomicInteger();
+        planner(lookCounting(low.id(), looks), queue, 2, 8).start(high);
+        eventually(() -> store.get(high).orElseThrow().tasksPlanned() == 8);
 
-        Thread.sleep(500); // a few of the waiting planner's looks at its share
+        planner.start(low.id());
+        // One look before planning, then one per turn of its wait for room: the third is well inside the wait.
+        eventually(() -> looks.get() >= 3);
+
         JobStatus waiting = store.get(low.id()).orElseThrow();
         assertThat(waiting.state()).isEqualTo(JobState.PLANNING);
         assertThat(waiting.tasksPlanned()).isZero();
@@ -279,6 +289,22 @@ class PlannerTest {
         public void eventSent(String id) {
             store.eventSent(id);
         }
+    }
+
+    /** The test's store, counting in {@code looks} each time a job's record is read. */
+    private JobStore lookCounting(String jobId, AtomicInteger looks) {
+        InvocationHandler delegate = (proxy, method, args) -> {
+            if (method.getName().equals("get") && jobId.equals(args[0])) {
+                looks.incrementAndGet();
+            }
+            try {
+                return method.invoke(store, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        };
+        return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] {JobStore.class},
+                delegate);
     }
 
     private static void eventually(BooleanSupplier condition) throws InterruptedException {

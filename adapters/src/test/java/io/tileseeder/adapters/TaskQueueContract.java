@@ -76,7 +76,7 @@ public abstract class TaskQueueContract {
         int x = (int) seq;
         return new MetatileTask(MetatileTask.VERSION, jobId, seq, "roads", TileMatrixSet.WEB_MERCATOR_QUAD,
                 TileFormat.PNG, seq % 2 == 0 ? Mode.SEED : Mode.RESEED, 12, x, 7, 4, 4, x * 4, 28, x * 4 + 3, 31,
-                seq % 2 == 0 ? null : Instant.parse("2026-03-04T05:06:07.123Z"));
+                seq % 2 == 0 ? null : Instant.parse("2026-03-04T05:06:07.123Z"), null);
     }
 
     protected void offerAll(int count) throws InterruptedException {

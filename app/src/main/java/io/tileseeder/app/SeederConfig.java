@@ -242,6 +242,18 @@ public interface SeederConfig {
         @WithDefault("32")
         int maxLabels();
 
+        /**
+         * Vertices of a job's coverage. A job keeps its area with its record, read at each look at the job: this
+         * keeps a record to a few megabytes (the request body limit, {@code quarkus.http.limits.max-body-size}, must
+         * let such a coverage through).
+         */
+        @WithDefault("100000")
+        int maxCoverageVertices();
+
+        /** Distinct tiles of a job's tile list, for the same reason. */
+        @WithDefault("100000")
+        int maxListTiles();
+
         /** Clients waiting in {@code /wait} at once; more are refused with 429. */
         @WithDefault("256")
         int maxWaiters();

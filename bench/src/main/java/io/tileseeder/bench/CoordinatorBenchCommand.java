@@ -1,5 +1,6 @@
 package io.tileseeder.bench;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.kafka.KafkaClients;
@@ -56,7 +57,8 @@ import picocli.CommandLine.Option;
  * {@code seeder bench-coordinator}: the distributed coordinator's own rates, on the Kafka and Redis of
  * SEEDER_KAFKA_BOOTSTRAP / SEEDER_REDIS_URL (bench/coordinator starts them): planning (tasks produced to Kafka
  * per second, through the job service with its Redis records), result ingestion (results consumed from Kafka
- * and recorded in Redis per second), and the planner's heap over a WebMercatorQuad z0-14 world job.
+ * and recorded in Redis per second), and the planner's heap over a WebMercatorQuad z0-14 world job; with
+ * {@code --coverage}, of jobs over one of the world layer's coverages.
  */
 @Command(name = "bench-coordinator", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Measures the distributed coordinator: planning rate, result ingestion rate, planner heap.",
@@ -70,6 +72,10 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
 
     @Option(names = "--heap-zoom", defaultValue = "14", description = "Plan world z0-N for the heap (default: ${DEFAULT-VALUE}).")
     int heapZoom;
+
+    @Option(names = "--coverage", description = "Plan only the tiles of this coverage of the world layer "
+            + "(such as africa) rather than the whole world.")
+    String coverage;
 
     @Override
     public Integer call() throws Exception {
@@ -87,11 +93,13 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
                  JobService jobs = service(layers, records, queue)) {
                 long start = System.nanoTime();
                 JobStatus job = jobs.submit(world(planZoom), null);
+                double submitSeconds = (System.nanoTime() - start) / 1e9;
                 JobStatus planned = await(records, job.id(), JobStatus::planningDone);
                 planSeconds = (System.nanoTime() - start) / 1e9;
                 tasks = planned.tasksPlanned();
-                out.printf(Locale.ROOT, "planning: world z0-%d, %,d tasks produced to Kafka in %.2f s: %,.0f tasks/s%n",
-                        planZoom, tasks, planSeconds, tasks / planSeconds);
+                out.printf(Locale.ROOT, "planning: %s z0-%d, %,d tasks produced to Kafka in %.2f s: %,.0f tasks/s "
+                        + "(the submission, counting %,d tiles, took %.3f s)%n", area(), planZoom, tasks, planSeconds,
+                        tasks / planSeconds, planned.tilesPlanned(), submitSeconds);
 
                 String topic = run + ".task-results";
                 try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
@@ -153,8 +161,9 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
                 Thread.sleep(20);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            out.printf(Locale.ROOT, "heap: world z0-%d, %,d tasks planned in %.1f s (%,.0f tasks/s without Kafka); "
-                    + "live heap at most %d MB%n", heapZoom, offered.get(), seconds, offered.get() / seconds, heap.peakMb());
+            out.printf(Locale.ROOT, "heap: %s z0-%d, %,d tasks planned in %.1f s (%,.0f tasks/s without Kafka); "
+                    + "live heap at most %d MB%n", area(), heapZoom, offered.get(), seconds, offered.get() / seconds,
+                    heap.peakMb());
         }
     }
 
@@ -166,8 +175,13 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
                         Integer.MAX_VALUE, Integer.MAX_VALUE, Duration.ZERO, Duration.ofHours(1)), new SimpleMeterRegistry());
     }
 
-    private static JobRequest world(int maxZoom) {
-        return new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null, null, null, null, null, null, null);
+    private JobRequest world(int maxZoom) {
+        return new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null, null, null, null, null, null, null,
+                coverage == null ? null : TextNode.valueOf(coverage), null);
+    }
+
+    private String area() {
+        return coverage == null ? "world" : "world over coverage " + coverage;
     }
 
     private static JobStatus await(JobStore records, String id, Predicate<JobStatus> condition) throws InterruptedException {

@@ -101,7 +101,7 @@ final class WmsBenchCommand implements Callable<Integer> {
         JobSpec job = new JobSpecValidator(catalog, settings.jobs().limits()).validate(request);
         List<HttpUrl> urls = new ArrayList<>();
         long tiles = 0;
-        for (PlannedMetatile planned : new MetatilePlan(job)) {
+        for (PlannedMetatile planned : MetatilePlan.of(job)) {
             Metatile metatile = planned.metatile();
             urls.add(GetMap.url(source, metatile.tileMatrixSet(), metatile.bounds(config.gutter()),
                     metatile.imageWidth(config.gutter()), metatile.imageHeight(config.gutter())));

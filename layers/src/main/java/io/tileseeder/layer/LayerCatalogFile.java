@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tileseeder.area.Coverages;
+import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
@@ -17,7 +19,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -44,6 +48,8 @@ import java.util.stream.Collectors;
  *     source:
  *       type: vector                 # GeoJSON features drawn with Java2D
  *       data: [world/countries.geojson]   # relative to this file; classpath:PATH for bundled data
+ *     coverages:                     # areas a job may name as its coverage: GeoJSON Polygons or
+ *       africa: world/africa.geojson #   MultiPolygons (or Features of them) in CRS84, relative to this file
  *     style:                         # rules applied in order; each draws fill then stroke
  *       - zoom: {min: 0, max: 24}
  *         fill: "#f2efe9"
@@ -208,7 +214,31 @@ public final class LayerCatalogFile {
         }
         return new LayerConfig(raw.name(), Objects.requireNonNullElse(raw.title(), raw.name()),
                 Objects.requireNonNullElse(raw.attribution(), ""), minZoom, maxZoom, sets, formats, metatile,
-                gutter, empty, background, pngLevel, jpegQuality, source);
+                gutter, empty, background, pngLevel, jpegQuality, source, coverages(raw, at, resolve));
+    }
+
+    /** The layer's named coverages, each read and checked now: a bad one stops the server from starting. */
+    private static Map<String, String> coverages(RawLayer raw, String at,
+                                                 java.util.function.Function<String, LayerConfig.DataFile> resolve) {
+        Map<String, String> coverages = new LinkedHashMap<>();
+        if (raw.coverages() == null) {
+            return coverages;
+        }
+        raw.coverages().forEach((name, location) -> {
+            String where = at + ".coverages." + name;
+            check(NAME.matcher(name).matches(), at, "coverages: name '" + name
+                    + "' must be letters, digits, '_' and '-' only");
+            check(location != null && !location.isBlank(), where, "the GeoJSON file is missing");
+            LayerConfig.DataFile file = resolve.apply(location);
+            try {
+                coverages.put(name, Coverages.write(Coverages.parse(file.read(), Bounds.WORLD_CRS84, Integer.MAX_VALUE)));
+            } catch (IOException e) {
+                throw new LayerConfigException(where + ": " + e.getMessage());
+            } catch (Coverages.InvalidCoverageException e) {
+                throw new LayerConfigException(where + ": " + file.location() + " " + e.getMessage());
+            }
+        });
+        return coverages;
     }
 
     private static VectorSourceConfig vector(RawLayer raw, String at,
@@ -295,7 +325,7 @@ public final class LayerCatalogFile {
     record RawLayer(String name, String title, String attribution, RawZoom zoom, List<String> tileMatrixSets,
                     List<String> formats, RawMetatile metatile, Integer gutter, String emptyTiles,
                     String background, Integer pngLevel, Float jpegQuality, RawSource source,
-                    List<RawStyle> style) {
+                    List<RawStyle> style, Map<String, String> coverages) {
     }
 
     record RawZoom(Integer min, Integer max) {

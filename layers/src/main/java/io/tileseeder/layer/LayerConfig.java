@@ -5,7 +5,14 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
 import java.awt.Color;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -17,20 +24,22 @@ import java.util.Set;
  * @param pngLevel    deflate level of PNG tiles, 0..9
  * @param jpegQuality JPEG quality, 0..1
  * @param source      where the pixels come from
+ * @param coverages   areas a job may name instead of giving its own: name → GeoJSON in CRS84
  */
 public record LayerConfig(String name, String title, String attribution, int minZoom, int maxZoom,
                           Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
                           int gutter, EmptyTilePolicy emptyTiles, Color background, int pngLevel,
-                          float jpegQuality, SourceConfig source) {
+                          float jpegQuality, SourceConfig source, Map<String, String> coverages) {
 
     public LayerConfig {
         tileMatrixSets = Set.copyOf(tileMatrixSets);
         formats = Set.copyOf(formats);
+        coverages = Map.copyOf(coverages);
     }
 
     public LayerInfo info() {
         return new LayerInfo(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile,
-                maxMetatile(source, gutter).orElseThrow());
+                maxMetatile(source, gutter).orElseThrow(), coverages);
     }
 
     /**
@@ -58,6 +67,27 @@ public record LayerConfig(String name, String title, String attribution, int min
 
         public static DataFile resource(String resource) {
             return new DataFile("classpath:" + resource, null, resource);
+        }
+
+        /** The file's text, UTF-8; a failure names the file and says why. */
+        public String read() throws IOException {
+            if (path != null) {
+                try {
+                    return Files.readString(path, StandardCharsets.UTF_8);
+                } catch (NoSuchFileException e) {
+                    throw new IOException("cannot read data file " + location + ": no such file", e);
+                } catch (AccessDeniedException e) {
+                    throw new IOException("cannot read data file " + location + ": permission denied", e);
+                } catch (IOException e) {
+                    throw new IOException("cannot read data file " + location + ": " + e.getMessage(), e);
+                }
+            }
+            try (InputStream in = DataFile.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IOException("data file " + location + " is not bundled");
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
         }
     }
 }

@@ -7,15 +7,27 @@ package io.tileseeder.job;
  *                       {@link Integer#MAX_VALUE}: a job's tasks are numbered, and their results recorded in
  *                       a bitmap, by int
  * @param maxLabels      the most labels a job may carry
+ * @param maxCoverageVertices the most vertices a job's coverage may have
+ * @param maxListTiles   the most distinct tiles a job's tile list may have
  */
-public record JobLimits(long maxTilesPerJob, int maxLabels) {
+public record JobLimits(long maxTilesPerJob, int maxLabels, int maxCoverageVertices, int maxListTiles) {
 
     public static final int MAX_LABEL_LENGTH = 128;
+    /** A job's area is stored with it and read with each look at it: these keep it to a few megabytes. */
+    public static final int DEFAULT_MAX_COVERAGE_VERTICES = 100_000;
+    public static final int DEFAULT_MAX_LIST_TILES = 100_000;
 
     public JobLimits {
-        if (maxTilesPerJob < 1 || maxTilesPerJob > Integer.MAX_VALUE || maxLabels < 0) {
+        if (maxTilesPerJob < 1 || maxTilesPerJob > Integer.MAX_VALUE || maxLabels < 0 || maxCoverageVertices < 4
+                || maxListTiles < 1) {
             throw new IllegalArgumentException("max tiles per job must be 1.." + Integer.MAX_VALUE
-                    + " and max labels not negative; got " + maxTilesPerJob + " and " + maxLabels);
+                    + ", max labels not negative, max coverage vertices at least 4 and max list tiles at least 1; got "
+                    + maxTilesPerJob + ", " + maxLabels + ", " + maxCoverageVertices + " and " + maxListTiles);
         }
+    }
+
+    /** Limits with the default bounds on areas. */
+    public JobLimits(long maxTilesPerJob, int maxLabels) {
+        this(maxTilesPerJob, maxLabels, DEFAULT_MAX_COVERAGE_VERTICES, DEFAULT_MAX_LIST_TILES);
     }
 }

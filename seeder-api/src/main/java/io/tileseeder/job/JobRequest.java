@@ -1,5 +1,6 @@
 package io.tileseeder.job;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,20 @@ import java.util.Map;
  * @param priority      higher first (default 0): a job's tasks are queued only while no job of higher priority is
  *                      being planned, and queued jobs start in this order; jobs of equal priority share the workers
  * @param labels        free key/value pairs carried into the job's status and events
+ * @param coverage      only the tiles that overlap this area (within the bbox, if one is given): a GeoJSON Polygon,
+ *                      MultiPolygon, Feature or FeatureCollection in CRS84, or the name of one of the layer's coverages
+ * @param tiles         only these tiles, with their ancestors and descendants within the zoom levels: {@code z/x/y}
+ *                      lines in one string (osm2pgsql's expire output), or an array of {@code z/x/y} strings
  */
 public record JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format,
                          String mode, Metatile metatile, Instant refreshBefore, Integer priority,
-                         Map<String, String> labels) {
+                         Map<String, String> labels, JsonNode coverage, JsonNode tiles) {
+
+    /** A job over a bbox. */
+    public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,
+                      Metatile metatile, Instant refreshBefore, Integer priority, Map<String, String> labels) {
+        this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, null, null);
+    }
 
     /** Zoom levels {@code min..max}, inclusive. */
     public record Zoom(Integer min, Integer max) {

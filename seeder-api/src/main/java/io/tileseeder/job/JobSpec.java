@@ -1,5 +1,9 @@
 package io.tileseeder.job;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
@@ -11,33 +15,59 @@ import java.util.Map;
 /**
  * A validated job: every field present, typed and within the layer's and the deployment's limits. Made by
  * {@link JobSpecValidator#validate}.
+ *
+ * @param area null for a job over its bbox; else the job's tiles are those of the area (a coverage, already
+ *             clipped to the bbox, or a tile list)
  */
 public record JobSpec(String layer, TileMatrixSet tileMatrixSet, int minZoom, int maxZoom, Bounds bbox,
                       TileFormat format, Mode mode, MetatileSize metatile, Instant refreshBefore, int priority,
-                      Map<String, String> labels) {
+                      Map<String, String> labels, JobArea area) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public JobSpec {
         labels = Map.copyOf(labels);
     }
 
-    /** The tiles of zoom {@code z} this job covers. */
+    /** A job over its bbox. */
+    public JobSpec(String layer, TileMatrixSet tileMatrixSet, int minZoom, int maxZoom, Bounds bbox,
+                   TileFormat format, Mode mode, MetatileSize metatile, Instant refreshBefore, int priority,
+                   Map<String, String> labels) {
+        this(layer, tileMatrixSet, minZoom, maxZoom, bbox, format, mode, metatile, refreshBefore, priority, labels,
+                null);
+    }
+
+    /** The tiles of zoom {@code z} in the job's bbox: all its tiles, unless it has an {@link #area}. */
     public TileRange tiles(int z) {
         return tileMatrixSet.tileRange(bbox, z);
     }
 
     /** How many tiles the job covers over all its zoom levels. */
     public long tileCount() {
-        long count = 0;
-        for (int z = minZoom; z <= maxZoom; z++) {
-            count += tiles(z).count();
-        }
-        return count;
+        return MetatilePlan.of(this).tileCount();
     }
 
     /** The job as a client would have written it, with every default filled in. */
     public JobRequest toRequest() {
-        return new JobRequest(layer, tileMatrixSet.id(), new JobRequest.Zoom(minZoom, maxZoom),
-                List.of(bbox.minX(), bbox.minY(), bbox.maxX(), bbox.maxY()), format.id(), mode.id(),
-                new JobRequest.Metatile(metatile.width(), metatile.height()), refreshBefore, priority, labels);
+        JsonNode coverage = null;
+        JsonNode tiles = null;
+        List<Double> box = List.of(bbox.minX(), bbox.minY(), bbox.maxX(), bbox.maxY());
+        if (area != null && area.kind() == JobArea.Kind.COVERAGE) {
+            coverage = area.name() != null ? TextNode.valueOf(area.name()) : geoJson(area.data());
+        } else if (area != null) {
+            tiles = TextNode.valueOf(area.data());
+            box = null;
+        }
+        return new JobRequest(layer, tileMatrixSet.id(), new JobRequest.Zoom(minZoom, maxZoom), box, format.id(),
+                mode.id(), new JobRequest.Metatile(metatile.width(), metatile.height()), refreshBefore, priority,
+                labels, coverage, tiles);
+    }
+
+    private static JsonNode geoJson(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored coverage is not JSON: " + e.getMessage(), e);
+        }
     }
 }

@@ -1,5 +1,8 @@
 package io.tileseeder.job;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tileseeder.area.Coverages;
+import io.tileseeder.area.TileLists;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
@@ -8,7 +11,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 
 /**
  * Turns a {@link JobRequest} into a {@link JobSpec}, or refuses it with every field that is wrong and why,
@@ -54,19 +59,89 @@ public final class JobSpecValidator {
         if (request.refreshBefore() != null && mode != Mode.RESEED) {
             errors.add(new FieldError("refreshBefore", "only applies to mode reseed"));
         }
+        boolean hasArea = request.coverage() != null || request.tiles() != null;
+        if (request.coverage() != null && request.tiles() != null) {
+            errors.add(new FieldError("tiles", "a job takes a coverage or a tile list, not both"));
+        }
+        if (request.tiles() != null && request.bbox() != null) {
+            errors.add(new FieldError("bbox", "a job from a tile list takes its tiles from the list; leave bbox out"));
+        }
+        if (hasArea && metatile != null && !AreaPlan.isPowerOfTwoSquare(metatile.width(), metatile.height())) {
+            errors.add(new FieldError("metatile", metatile.width() + "x" + metatile.height() + ": a job with a "
+                    + "coverage or a tile list needs square metatiles of 1, 2, 4, 8 or 16 tiles a side"));
+        }
 
         if (!errors.isEmpty()) {
             throw new InvalidJobException(errors);
         }
+        JobArea area = request.coverage() != null ? coverage(request.coverage(), layer, bbox)
+                : request.tiles() != null ? tileList(request.tiles(), tms, layer) : null;
         JobSpec spec = new JobSpec(layer.name(), tms, zoom[0], zoom[1], bbox, format, mode, metatile,
-                request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels);
+                request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area);
         long tiles = spec.tileCount();
+        if (tiles == 0) {
+            throw invalid("coverage", "holds no tile of " + tms.id() + " (WebMercatorQuad ends at latitude "
+                    + "±85.0511°)");
+        }
         if (tiles > limits.maxTilesPerJob()) {
             throw new InvalidJobException(List.of(new FieldError("zoom", "the job would have " + tiles
                     + " tiles, more than the limit of " + limits.maxTilesPerJob()
-                    + " tiles per job; lower zoom.max, narrow the bbox or split the job")));
+                    + " tiles per job; lower zoom.max, narrow the " + (area == null ? "bbox" : "area")
+                    + " or split the job")));
         }
         return spec;
+    }
+
+    private JobArea coverage(JsonNode coverage, LayerInfo layer, Bounds bbox) {
+        String name = null;
+        String geojson;
+        if (coverage.isTextual()) {
+            name = coverage.textValue();
+            geojson = layer.coverages().get(name);
+            if (geojson == null) {
+                throw invalid("coverage", "layer '" + layer.name() + "' has no coverage '" + name + "'; "
+                        + (layer.coverages().isEmpty() ? "it names none"
+                        : "its coverages: " + String.join(", ", new TreeSet<>(layer.coverages().keySet()))));
+            }
+        } else if (coverage.isObject()) {
+            JsonNode crs = coverage.path("crs").path("properties").path("name");
+            if (coverage.has("crs") && !Coverages.isCrs84(crs.asText())) {
+                throw invalid("coverage.crs", "'" + crs.asText() + "' is not supported; a coverage is in CRS84 "
+                        + "longitudes and latitudes (RFC 7946: leave crs out)");
+            }
+            geojson = coverage.toString();
+        } else {
+            throw invalid("coverage", "must be a GeoJSON object (Polygon, MultiPolygon, Feature or "
+                    + "FeatureCollection) or the name of one of the layer's coverages");
+        }
+        try {
+            return new JobArea(JobArea.Kind.COVERAGE, name,
+                    Coverages.write(Coverages.parse(geojson, bbox, limits.maxCoverageVertices())));
+        } catch (Coverages.InvalidCoverageException e) {
+            throw invalid("coverage", e.getMessage());
+        }
+    }
+
+    private JobArea tileList(JsonNode tiles, TileMatrixSet tms, LayerInfo layer) {
+        String text;
+        if (tiles.isTextual()) {
+            text = tiles.textValue();
+        } else if (tiles.isArray() && StreamSupport.stream(tiles.spliterator(), false).allMatch(JsonNode::isTextual)) {
+            text = StreamSupport.stream(tiles.spliterator(), false).map(JsonNode::textValue)
+                    .collect(Collectors.joining("\n"));
+        } else {
+            throw invalid("tiles", "must be z/x/y lines in one string, or an array of z/x/y strings");
+        }
+        try {
+            return new JobArea(JobArea.Kind.TILES, null,
+                    TileLists.write(TileLists.parse(text, tms, layer.maxZoom(), limits.maxListTiles())));
+        } catch (TileLists.InvalidTileListException e) {
+            throw invalid("tiles", e.getMessage());
+        }
+    }
+
+    private static InvalidJobException invalid(String field, String message) {
+        return new InvalidJobException(List.of(new FieldError(field, message)));
     }
 
     private TileMatrixSet tileMatrixSet(String id, LayerInfo layer, List<FieldError> errors) {

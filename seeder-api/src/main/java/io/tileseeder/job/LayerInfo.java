@@ -2,6 +2,7 @@ package io.tileseeder.job;
 
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -10,14 +11,16 @@ import java.util.Set;
  *
  * @param metatile    the layer's metatile, used when a job does not ask for one
  * @param maxMetatile the largest metatile a job may ask for (an upstream WMS limits the image size)
+ * @param coverages   the coverages a job may name, name → GeoJSON in CRS84
  */
 public record LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
                         Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
-                        MetatileSize maxMetatile) {
+                        MetatileSize maxMetatile, Map<String, String> coverages) {
 
     public LayerInfo {
         tileMatrixSets = Set.copyOf(tileMatrixSets);
         formats = Set.copyOf(formats);
+        coverages = Map.copyOf(coverages);
         if (!fits(metatile, maxMetatile)) {
             throw new IllegalArgumentException("the metatile " + metatile + " is larger than the largest allowed, "
                     + maxMetatile);
@@ -28,7 +31,7 @@ public record LayerInfo(String name, String title, String attribution, int minZo
     public LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
                      Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile) {
         this(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile,
-                new MetatileSize(MetatileSize.MAX_SIDE, MetatileSize.MAX_SIDE));
+                new MetatileSize(MetatileSize.MAX_SIDE, MetatileSize.MAX_SIDE), Map.of());
     }
 
     /** Whether {@code size} is at most {@code max} on both sides. */

@@ -4,9 +4,14 @@ import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
+import io.tileseeder.grid.TileCoord;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HexFormat;
+import java.util.List;
 
 /**
  * Message to workers: render one metatile of a job and store the given tiles of it.
@@ -14,28 +19,53 @@ import java.time.Instant;
  * @param v             message schema version, {@link #VERSION}
  * @param seq           the task's number within its job, from 0; results are recorded once per number
  * @param refreshBefore with {@link Mode#RESEED}: rewrite only tiles older than this; null rewrites all
+ * @param mask          which tiles of {@code minX..maxX, minY..maxY} to store, as hex of the little-endian bytes of
+ *                      a bit set, bit {@code i} for the tile {@code i % width} right and {@code i / width} down from
+ *                      the top left (a job over an area); null for all of them
  */
 public record MetatileTask(int v, String jobId, long seq, String layer, TileMatrixSet tileMatrixSet,
                            TileFormat format, Mode mode, int z, int metatileX, int metatileY,
                            int metatileWidth, int metatileHeight, int minX, int minY, int maxX, int maxY,
-                           Instant refreshBefore) {
+                           Instant refreshBefore, String mask) {
 
     public static final int VERSION = 1;
 
     public static MetatileTask of(String jobId, long seq, String layer, TileFormat format, Mode mode,
                                   Metatile metatile, TileRange tiles, Instant refreshBefore) {
+        return of(jobId, seq, layer, format, mode, metatile, tiles, null, refreshBefore);
+    }
+
+    /** @param mask which tiles of {@code tiles} to store (see {@link io.tileseeder.job.PlannedMetatile#mask}); null for all */
+    public static MetatileTask of(String jobId, long seq, String layer, TileFormat format, Mode mode,
+                                  Metatile metatile, TileRange tiles, BitSet mask, Instant refreshBefore) {
         return new MetatileTask(VERSION, jobId, seq, layer, metatile.tileMatrixSet(), format, mode, metatile.z(),
                 metatile.x(), metatile.y(), metatile.size().width(), metatile.size().height(),
-                tiles.minX(), tiles.minY(), tiles.maxX(), tiles.maxY(), refreshBefore);
+                tiles.minX(), tiles.minY(), tiles.maxX(), tiles.maxY(), refreshBefore,
+                mask == null ? null : HexFormat.of().formatHex(mask.toByteArray()));
     }
 
     public Metatile metatile() {
         return new Metatile(tileMatrixSet, z, metatileX, metatileY, new MetatileSize(metatileWidth, metatileHeight));
     }
 
-    /** The tiles of the metatile to store. */
+    /** The range of the tiles of the metatile to store; with a {@link #mask}, only some of them. */
     public TileRange tiles() {
         return new TileRange(z, minX, minY, maxX, maxY);
+    }
+
+    /** The tiles of the metatile to store, row by row. */
+    public List<TileCoord> tilesToStore() {
+        TileRange range = tiles();
+        List<TileCoord> tiles = new ArrayList<>((int) range.count());
+        BitSet bits = mask == null ? null : BitSet.valueOf(HexFormat.of().parseHex(mask));
+        int i = 0;
+        for (TileCoord tile : range) {
+            if (bits == null || bits.get(i)) {
+                tiles.add(tile);
+            }
+            i++;
+        }
+        return tiles;
     }
 
     /** Identifies the metatile across jobs: the key of its lock and of its queue record. */

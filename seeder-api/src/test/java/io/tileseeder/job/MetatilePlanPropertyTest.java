@@ -39,7 +39,7 @@ class MetatilePlanPropertyTest {
     @MethodSource
     void everyTileOfTheJobIsPlannedInExactlyOneTask(JobSpec spec) {
         TileMatrixSet tms = spec.tileMatrixSet();
-        MetatilePlan plan = new MetatilePlan(spec);
+        MetatilePlan plan = MetatilePlan.of(spec);
         Map<Integer, BitSet> planned = new HashMap<>();
         long seq = 0;
         long tiles = 0;
@@ -96,7 +96,7 @@ class MetatilePlanPropertyTest {
     @ParameterizedTest(name = "[{index}] {0}, cuts {1}")
     @MethodSource
     void resumingFromAnySequenceNumberYieldsTheRestOfThePlan(JobSpec spec, List<Double> cuts) {
-        MetatilePlan plan = new MetatilePlan(spec);
+        MetatilePlan plan = MetatilePlan.of(spec);
         List<PlannedMetatile> all = new ArrayList<>();
         plan.forEach(all::add);
         int n = all.size();
@@ -122,7 +122,7 @@ class MetatilePlanPropertyTest {
     @ParameterizedTest(name = "[{index}] {0}")
     @MethodSource
     void anIteratorStopsAtTheEnd(JobSpec spec) {
-        MetatilePlan plan = new MetatilePlan(spec);
+        MetatilePlan plan = MetatilePlan.of(spec);
         Iterator<PlannedMetatile> rest = plan.from(Math.max(0, plan.taskCount() - 1));
         assertThat(rest.hasNext()).isTrue();
         assertThat(rest.next().seq()).isEqualTo(plan.taskCount() - 1);

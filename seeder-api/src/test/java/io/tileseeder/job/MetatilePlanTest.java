@@ -21,7 +21,7 @@ class MetatilePlanTest {
 
     @Test
     void webMercatorZoom1WithFourByFourMetatilesIsOneClippedTask() {
-        MetatilePlan plan = new MetatilePlan(Fixtures.spec(WEB_MERCATOR_QUAD, Bounds.WORLD_CRS84, 1, 1, FOUR));
+        MetatilePlan plan = MetatilePlan.of(Fixtures.spec(WEB_MERCATOR_QUAD, Bounds.WORLD_CRS84, 1, 1, FOUR));
 
         List<PlannedMetatile> tasks = list(plan.iterator());
 
@@ -33,7 +33,7 @@ class MetatilePlanTest {
 
     @Test
     void theWorldAtZoom0To3IsNumberedZoomByZoomRowByRow() {
-        MetatilePlan plan = new MetatilePlan(Fixtures.spec(WORLD_CRS84_QUAD, Bounds.WORLD_CRS84, 0, 3, FOUR));
+        MetatilePlan plan = MetatilePlan.of(Fixtures.spec(WORLD_CRS84_QUAD, Bounds.WORLD_CRS84, 0, 3, FOUR));
 
         List<PlannedMetatile> tasks = list(plan.iterator());
 
@@ -53,7 +53,7 @@ class MetatilePlanTest {
     @Test
     void aTaskStoresOnlyTheJobsTilesOfItsMetatile() {
         // z2 WorldCRS84Quad: [0,0,45,45] is exactly tile 4/1, inside metatile 1,0 (tiles 4..7 x 0..3).
-        MetatilePlan plan = new MetatilePlan(Fixtures.spec(WORLD_CRS84_QUAD, new Bounds(0, 0, 45, 45), 2, 2, FOUR));
+        MetatilePlan plan = MetatilePlan.of(Fixtures.spec(WORLD_CRS84_QUAD, new Bounds(0, 0, 45, 45), 2, 2, FOUR));
 
         assertThat(list(plan.iterator())).containsExactly(new PlannedMetatile(0,
                 new Metatile(WORLD_CRS84_QUAD, 2, 1, 0, FOUR), new TileRange(2, 4, 1, 4, 1)));
@@ -63,7 +63,7 @@ class MetatilePlanTest {
     void aBboxAcrossMetatileBordersSplitsIntoOneTaskPerMetatile() {
         // z3 WorldCRS84Quad, 22.5 degree tiles: [-30,-30,30,30] covers tiles x 6..9, y 2..5; 4x4 metatiles
         // split that at x=8 and y=4.
-        MetatilePlan plan = new MetatilePlan(Fixtures.spec(WORLD_CRS84_QUAD, new Bounds(-30, -30, 30, 30), 3, 3, FOUR));
+        MetatilePlan plan = MetatilePlan.of(Fixtures.spec(WORLD_CRS84_QUAD, new Bounds(-30, -30, 30, 30), 3, 3, FOUR));
 
         assertThat(list(plan.iterator())).extracting(PlannedMetatile::tiles).containsExactly(
                 new TileRange(3, 6, 2, 7, 3), new TileRange(3, 8, 2, 9, 3),
@@ -72,7 +72,7 @@ class MetatilePlanTest {
 
     @Test
     void resumingPastTheEndYieldsNothingAndNegativeIsRefused() {
-        MetatilePlan plan = new MetatilePlan(Fixtures.spec(WORLD_CRS84_QUAD, Bounds.WORLD_CRS84, 0, 3, FOUR));
+        MetatilePlan plan = MetatilePlan.of(Fixtures.spec(WORLD_CRS84_QUAD, Bounds.WORLD_CRS84, 0, 3, FOUR));
 
         assertThat(plan.from(12).hasNext()).isFalse();
         assertThat(plan.from(1_000_000).hasNext()).isFalse();
@@ -84,7 +84,7 @@ class MetatilePlanTest {
 
     @Test
     void nextAfterTheLastTaskThrows() {
-        Iterator<PlannedMetatile> tasks = new MetatilePlan(
+        Iterator<PlannedMetatile> tasks = MetatilePlan.of(
                 Fixtures.spec(WEB_MERCATOR_QUAD, Bounds.WORLD_CRS84, 0, 0, FOUR)).iterator();
         tasks.next();
 

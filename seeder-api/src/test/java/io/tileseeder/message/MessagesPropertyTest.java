@@ -36,11 +36,11 @@ class MessagesPropertyTest {
         int max = Integer.MAX_VALUE;
         List<MetatileTask> edgeCases = List.of(
                 new MetatileTask(MetatileTask.VERSION, "", 0, "", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
-                        Mode.SEED, 0, 0, 0, 0, 0, 0, 0, 0, 0, null),
+                        Mode.SEED, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null),
                 new MetatileTask(MetatileTask.VERSION, AWKWARD, Long.MAX_VALUE, AWKWARD, TileMatrixSet.WORLD_CRS84_QUAD,
-                        TileFormat.JPEG, Mode.RESEED, TileMatrixSet.MAX_ZOOM, max, max, max, max, max, max, max, max, LAST),
+                        TileFormat.JPEG, Mode.RESEED, TileMatrixSet.MAX_ZOOM, max, max, max, max, max, max, max, max, LAST, "ff01"),
                 new MetatileTask(MetatileTask.VERSION, "j", 1, "l", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
-                        Mode.TRUNCATE, 1, 1, 1, 1, 1, 1, 1, 1, 1, FIRST));
+                        Mode.TRUNCATE, 1, 1, 1, 1, 1, 1, 1, 1, 1, FIRST, ""));
         return named(Gen.cases(0x5EED_3001L, 300, edgeCases, MessagesPropertyTest::task));
     }
 
@@ -89,7 +89,7 @@ class MessagesPropertyTest {
                 g.oneOf(TileFormat.class), g.oneOf(Mode.class), g.between(0, TileMatrixSet.MAX_ZOOM),
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
-                g.orNull(0.4, g::instant));
+                g.orNull(0.4, g::instant), g.orNull(0.5, () -> text(g)));
     }
 
     private static TileCounts counts(Gen g) {

@@ -3,11 +3,17 @@ package io.tileseeder.app.api;
 import io.tileseeder.app.Engines;
 import io.tileseeder.app.access.Roles;
 import jakarta.annotation.security.RolesAllowed;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.LayerInfo;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /** The layers this deployment can seed. */
@@ -26,5 +32,26 @@ public class LayersResource {
     @Operation(summary = "List the configured layers")
     public List<LayerView> list() {
         return engines.engine().layers().all().stream().map(LayerView::of).toList();
+    }
+
+    @GET
+    @Path("{layer}/coverages/{coverage}")
+    @Produces("application/geo+json")
+    @Operation(summary = "One of a layer's coverages, as GeoJSON (CRS84)", description = "A job names it in its "
+            + "coverage field. 404 problem+json for an unknown layer or coverage.")
+    public String coverage(@PathParam("layer") String layer, @PathParam("coverage") String coverage) {
+        LayerInfo info = engines.engine().layers().find(layer).orElseThrow(() -> notFound("layer", "no layer '"
+                + layer + "'"));
+        String geojson = info.coverages().get(coverage);
+        if (geojson == null) {
+            throw notFound("coverage", "layer '" + layer + "' has no coverage '" + coverage + "'; it has "
+                    + new TreeSet<>(info.coverages().keySet()));
+        }
+        return geojson;
+    }
+
+    private static NotFoundException notFound(String field, String reason) {
+        return new NotFoundException(Problem.response(Response.Status.NOT_FOUND, reason,
+                List.of(new FieldError(field, reason))));
     }
 }

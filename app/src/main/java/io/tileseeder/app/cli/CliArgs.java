@@ -1,6 +1,14 @@
 package io.tileseeder.app.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.job.JobRequest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -11,6 +19,8 @@ import picocli.CommandLine.ParameterException;
  * the benchmark commands (module {@code bench}), whose {@code --zoom} reads like {@code seed}'s.
  */
 public final class CliArgs {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private CliArgs() {
     }
@@ -55,5 +65,36 @@ public final class CliArgs {
             // reported below
         }
         throw new ParameterException(spec.commandLine(), option + ": '" + text + "' is not a size like 4x4");
+    }
+
+    /**
+     * A coverage option: the JSON of a file if {@code text} names one, else the name of a layer's coverage. A value
+     * that looks like a path ({@code /} in it, or a .json or .geojson name) but names no file is an error.
+     */
+    static JsonNode coverage(CommandSpec spec, String option, String text) {
+        Path file = Path.of(text);
+        if (Files.isRegularFile(file)) {
+            try {
+                return JSON.readTree(file.toFile());
+            } catch (IOException e) {
+                throw new ParameterException(spec.commandLine(), option + ": " + text + " is not JSON: "
+                        + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+        if (text.contains("/") || text.endsWith(".json") || text.endsWith(".geojson")) {
+            throw new ParameterException(spec.commandLine(), option + ": " + text + ": no such file");
+        }
+        return TextNode.valueOf(text);
+    }
+
+    /** The text of a file, or of standard input for {@code -}. */
+    static String text(CommandSpec spec, String option, String file) {
+        try {
+            return file.equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8)
+                    : Files.readString(Path.of(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), option + ": cannot read " + file + ": "
+                    + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
+        }
     }
 }

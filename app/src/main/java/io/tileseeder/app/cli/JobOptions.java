@@ -1,5 +1,6 @@
 package io.tileseeder.app.cli;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.job.JobRequest;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -40,6 +41,16 @@ final class JobOptions {
     @Option(names = "--label", paramLabel = "KEY=VALUE", description = "A label carried by the job; repeatable.")
     Map<String, String> labels = new LinkedHashMap<>();
 
+    @Option(names = "--coverage", paramLabel = "FILE|NAME", description = {"Only the tiles that overlap this area "
+            + "(within --bbox, if given): a GeoJSON file of Polygons or MultiPolygons in longitude/latitude, or the "
+            + "name of one of the layer's coverages."})
+    String coverage;
+
+    @Option(names = "--tiles", paramLabel = "FILE", description = {"Only the tiles of this list (z/x/y lines, as "
+            + "osm2pgsql's expire output writes them; - for standard input), with their parents above and children "
+            + "below, within --zoom."})
+    String tiles;
+
     /**
      * The job these options describe.
      *
@@ -50,6 +61,7 @@ final class JobOptions {
         return new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom),
                 bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
                 metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, priority,
-                labels);
+                labels, coverage == null ? null : CliArgs.coverage(spec, "--coverage", coverage),
+                tiles == null ? null : TextNode.valueOf(CliArgs.text(spec, "--tiles", tiles)));
     }
 }

@@ -100,7 +100,7 @@ public final class DryRun {
 
     private Estimate sample(JobSpec spec) throws IOException, InterruptedException {
         long start = System.nanoTime();
-        MetatilePlan plan = new MetatilePlan(spec);
+        MetatilePlan plan = MetatilePlan.of(spec);
         long metatiles = plan.taskCount();
         List<Zoom> zooms = new ArrayList<>();
         long firstSeq = 0;
@@ -126,7 +126,7 @@ public final class DryRun {
     /** Renders {@code k} metatiles of zoom {@code z}, spread evenly over its {@code count}, and scales them up. */
     private Zoom zoom(JobSpec spec, MetatilePlan plan, int z, long firstSeq, long count, int k)
             throws IOException, InterruptedException {
-        long tiles = spec.tiles(z).count();
+        long tiles = plan.tileCount(z);
         if (k == 0) {
             return new Zoom(z, tiles, count, 0, 0, spec.mode() == Mode.TRUNCATE ? 0 : tiles, 0);
         }
@@ -137,13 +137,13 @@ public final class DryRun {
         for (int i = 0; i < k; i++) {
             PlannedMetatile metatile = plan.from(firstSeq + (long) ((i + 0.5) * count / k)).next();
             MetatileTask task = MetatileTask.of("dry-run", metatile.seq(), spec.layer(), spec.format(), Mode.RESEED,
-                    metatile.metatile(), metatile.tiles(), null);
+                    metatile.metatile(), metatile.tiles(), metatile.mask(), null);
             long began = System.nanoTime();
             MetatileProcessor.Prepared prepared = processor.prepare(task).orElseThrow();
             nanos += System.nanoTime() - began;
             prepared.abandon();
             TileCounts counts = prepared.counts();
-            sampleTiles += metatile.tiles().count();
+            sampleTiles += metatile.tileCount();
             sampleBytes += counts.bytes();
             sampleWritten += counts.written();
         }

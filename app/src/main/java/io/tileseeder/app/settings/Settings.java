@@ -125,7 +125,8 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         SeederConfig.Workers workers = config.workers();
         return new Settings(new StoreSettings(config.store().path(), connection),
                 config.layers().file().map(Path::of),
-                new JobSettings(new JobLimits(limits.maxTilesPerJob(), limits.maxLabels()),
+                new JobSettings(new JobLimits(limits.maxTilesPerJob(), limits.maxLabels(),
+                        limits.maxCoverageVertices(), limits.maxListTiles()),
                         limits.maxRunningJobs(), limits.maxQueuedJobs(), limits.maxWaiters(), limits.retainJobs(),
                         workers.queueCapacity(), workers.queueLead(), limits.dryRunSamples()),
                 new WorkerSettings(workers.threads().orElse(defaultThreads()),

@@ -80,7 +80,7 @@ final class JobMetrics {
                 .strongReference(true)
                 .description("Tasks planned without a result yet, over all unfinished jobs").register(registry);
         Gauge.builder("seeder.tasks.remaining", this, m -> m.snapshot().unfinished().values().stream()
-                        .mapToLong(job -> Math.max(0, new MetatilePlan(job.spec()).taskCount() - job.tasksDone())).sum())
+                        .mapToLong(job -> Math.max(0, MetatilePlan.of(job.spec()).taskCount() - job.tasksDone())).sum())
                 .strongReference(true)
                 .description("Tasks without a result yet, planned or not, over all unfinished jobs, queued ones "
                         + "included: the work left").register(registry);

@@ -175,7 +175,7 @@ final class Planner implements AutoCloseable {
         long done = job.tasksDone();
         long recorded = planned;
         long allowance = shares.allowance(job);
-        Iterator<PlannedMetatile> tasks = new MetatilePlan(spec).from(planned);
+        Iterator<PlannedMetatile> tasks = MetatilePlan.of(spec).from(planned);
         while (tasks.hasNext()) {
             if (planned - done >= allowance || planned % RECHECK_EVERY == 0) {
                 allowance = shares.allowance(job);
@@ -194,7 +194,7 @@ final class Planner implements AutoCloseable {
             }
             PlannedMetatile task = tasks.next();
             MetatileTask message = MetatileTask.of(job.id(), task.seq(), spec.layer(), spec.format(), spec.mode(),
-                    task.metatile(), task.tiles(), spec.refreshBefore());
+                    task.metatile(), task.tiles(), task.mask(), spec.refreshBefore());
             while (!queue.offer(message, ROOM_WAIT)) {
                 if (isFinal(job.id())) {
                     return;

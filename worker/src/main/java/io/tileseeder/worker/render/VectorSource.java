@@ -1,21 +1,14 @@
 package io.tileseeder.worker.render;
 
+import io.tileseeder.area.Projection;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.layer.LayerConfig;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.locationtech.jts.geom.Coordinate;
-import org.locationtech.jts.geom.CoordinateSequence;
-import org.locationtech.jts.geom.CoordinateSequenceFilter;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryCollection;
@@ -42,7 +35,7 @@ public final class VectorSource {
         List<Geometry> features = new ArrayList<>();
         GeoJsonReader reader = new GeoJsonReader();
         for (LayerConfig.DataFile file : files) {
-            String json = read(file);
+            String json = file.read();
             Geometry geometry;
             try {
                 geometry = reader.read(json);
@@ -59,26 +52,6 @@ public final class VectorSource {
             }
         }
         return new VectorSource(features);
-    }
-
-    private static String read(LayerConfig.DataFile file) throws IOException {
-        if (file.path() != null) {
-            try {
-                return Files.readString(file.path(), StandardCharsets.UTF_8);
-            } catch (NoSuchFileException e) {
-                throw new IOException("cannot read data file " + file.location() + ": no such file", e);
-            } catch (AccessDeniedException e) {
-                throw new IOException("cannot read data file " + file.location() + ": permission denied", e);
-            } catch (IOException e) {
-                throw new IOException("cannot read data file " + file.location() + ": " + e.getMessage(), e);
-            }
-        }
-        try (InputStream in = VectorSource.class.getClassLoader().getResourceAsStream(file.resource())) {
-            if (in == null) {
-                throw new IOException("data file " + file.location() + " is not bundled");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
     }
 
     public int featureCount() {
@@ -98,31 +71,10 @@ public final class VectorSource {
     private STRtree build(TileMatrixSet tms) {
         STRtree tree = new STRtree();
         for (Geometry feature : features) {
-            Geometry projected = feature.copy();
-            projected.apply(new Projection(tms));
-            projected.geometryChanged();
+            Geometry projected = Projection.project(feature, tms);
             tree.insert(projected.getEnvelopeInternal(), projected);
         }
         tree.build();
         return tree;
-    }
-
-    private record Projection(TileMatrixSet tms) implements CoordinateSequenceFilter {
-        @Override
-        public void filter(CoordinateSequence seq, int i) {
-            double[] xy = tms.project(seq.getX(i), seq.getY(i));
-            seq.setOrdinate(i, Coordinate.X, xy[0]);
-            seq.setOrdinate(i, Coordinate.Y, xy[1]);
-        }
-
-        @Override
-        public boolean isDone() {
-            return false;
-        }
-
-        @Override
-        public boolean isGeometryChanged() {
-            return true;
-        }
     }
 }

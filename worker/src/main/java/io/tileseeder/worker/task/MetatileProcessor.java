@@ -162,7 +162,7 @@ public final class MetatileProcessor {
 
     private Prepared truncate(MetatileTask task, MetatileLock.Lease lease) {
         List<TileKey> keys = new ArrayList<>();
-        for (TileCoord tile : task.tiles()) {
+        for (TileCoord tile : task.tilesToStore()) {
             keys.add(key(task, tile));
         }
         return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true);
@@ -174,7 +174,7 @@ public final class MetatileProcessor {
         List<TileCoord> todo = new ArrayList<>();
         long skipped = 0;
         Map<TileKey, Instant> existing = existing(task);
-        for (TileCoord tile : task.tiles()) {
+        for (TileCoord tile : task.tilesToStore()) {
             if (upToDate(task, existing.get(key(task, tile)))) {
                 skipped++;
             } else {
@@ -225,7 +225,7 @@ public final class MetatileProcessor {
             return Map.of();
         }
         List<TileKey> keys = new ArrayList<>();
-        for (TileCoord tile : task.tiles()) {
+        for (TileCoord tile : task.tilesToStore()) {
             keys.add(key(task, tile));
         }
         try {

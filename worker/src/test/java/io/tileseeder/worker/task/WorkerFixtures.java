@@ -163,7 +163,7 @@ public final class WorkerFixtures {
     /** Every task of the spec's plan, as a worker receives them. */
     public static List<MetatileTask> tasks(String jobId, JobSpec spec) {
         List<MetatileTask> tasks = new ArrayList<>();
-        for (PlannedMetatile planned : new MetatilePlan(spec)) {
+        for (PlannedMetatile planned : MetatilePlan.of(spec)) {
             tasks.add(MetatileTask.of(jobId, planned.seq(), spec.layer(), spec.format(), spec.mode(),
                     planned.metatile(), planned.tiles(), spec.refreshBefore()));
         }

@@ -1,0 +1,60 @@
+package io.tileseeder.area;
+
+import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.grid.TileRange;
+import io.tileseeder.grid.WebMercator;
+import org.locationtech.jts.geom.Envelope;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.geom.prep.PreparedGeometry;
+import org.locationtech.jts.geom.prep.PreparedGeometryFactory;
+import org.locationtech.jts.geom.util.GeometryFixer;
+
+/**
+ * The tiles whose interior a polygonal geometry overlaps. The geometry, in CRS84, is projected vertex by vertex into
+ * the tile matrix set's CRS once (as MapProxy and GeoWebCache transform a coverage), and prepared (JTS), so that each
+ * test of a cell's rectangle costs an indexed lookup, not a walk over every vertex.
+ *
+ * <p>A tile that only touches the geometry along an edge or at a corner is not in the area, the rule
+ * {@link TileMatrixSet#tileRange} applies to a bbox: each rectangle is tested shrunk by a millionth of its side.
+ */
+public final class GeometryArea implements Area {
+
+    private static final double SHRINK = 1e-6;
+
+    private final TileMatrixSet tileMatrixSet;
+    private final PreparedGeometry geometry;
+    private final GeometryFactory factory;
+
+    /**
+     * @param crs84 a valid polygonal geometry in CRS84 longitudes and latitudes; on WebMercatorQuad, what lies
+     *              beyond its latitudes (±85.05°) is cut off first, as no tile holds it
+     */
+    public GeometryArea(TileMatrixSet tileMatrixSet, Geometry crs84) {
+        this.tileMatrixSet = tileMatrixSet;
+        Geometry projected = Projection.project(tileMatrixSet == TileMatrixSet.WEB_MERCATOR_QUAD
+                ? crs84.intersection(crs84.getFactory().toGeometry(
+                        new Envelope(-180, 180, -WebMercator.MAX_LATITUDE, WebMercator.MAX_LATITUDE)))
+                : crs84, tileMatrixSet);
+        if (!projected.isValid()) {
+            // Straightened between projected vertices, two edges that passed close by may now touch or cross.
+            projected = GeometryFixer.fix(projected);
+        }
+        this.factory = projected.getFactory();
+        this.geometry = PreparedGeometryFactory.prepare(projected);
+    }
+
+    @Override
+    public Overlap overlap(int z, int x, int y) {
+        Bounds cell = tileMatrixSet.rangeBounds(new TileRange(z, x, y, x, y));
+        double dx = cell.width() * SHRINK;
+        double dy = cell.height() * SHRINK;
+        Geometry rectangle = factory.toGeometry(
+                new Envelope(cell.minX() + dx, cell.maxX() - dx, cell.minY() + dy, cell.maxY() - dy));
+        if (!geometry.intersects(rectangle)) {
+            return Overlap.OUTSIDE;
+        }
+        return geometry.contains(rectangle) ? Overlap.INSIDE : Overlap.PARTIAL;
+    }
+}

@@ -1,0 +1,303 @@
+package io.tileseeder.job;
+
+import io.tileseeder.area.Area;
+import io.tileseeder.area.Area.Overlap;
+import io.tileseeder.grid.Metatile;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.grid.TileRange;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * The plan of a job over an {@link Area}. Its metatiles must be squares of {@code 2^k} tiles a side, so that a
+ * metatile at zoom {@code z} is exactly the cell of one tile at zoom {@code z - k}: counting and planning are walks
+ * down the quadtree that skip a cell outside the area and take a cell inside it whole, so their cost grows with the
+ * area's edge, not with its surface.
+ *
+ * <p>Each zoom's metatiles come in Z order (the quadtree's depth-first order), and a task's sequence number maps back
+ * to its position by walking down with the count of each cell.
+ *
+ * <p>Counting a large area to a deep zoom and reading its geometry cost time, so plans are kept: the last
+ * {@link #KEPT} of them, by spec.
+ */
+final class AreaPlan implements MetatilePlan {
+
+    static final int KEPT = 16;
+
+    private static final Map<JobSpec, AreaPlan> PLANS = new LinkedHashMap<>(KEPT, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<JobSpec, AreaPlan> eldest) {
+            return size() > KEPT;
+        }
+    };
+
+    private final JobSpec spec;
+    private final TileMatrixSet tms;
+    private final Area area;
+    /** log2 of the metatile's side. */
+    private final int shift;
+    /** The tiles of the area at each zoom level, 0..maxZoom. */
+    private final long[] cells;
+
+    private AreaPlan(JobSpec spec) {
+        int side = spec.metatile().width();
+        if (!isPowerOfTwoSquare(spec.metatile().width(), spec.metatile().height())) {
+            throw new IllegalArgumentException("a plan over an area needs square metatiles of 1, 2, 4, 8 or 16 tiles "
+                    + "a side, not " + side + "x" + spec.metatile().height());
+        }
+        this.spec = spec;
+        this.tms = spec.tileMatrixSet();
+        this.area = spec.area().area(tms);
+        this.shift = Integer.numberOfTrailingZeros(side);
+        this.cells = new long[spec.maxZoom() + 1];
+        for (int y = 0; y < tms.matrixHeight(0); y++) {
+            for (int x = 0; x < tms.matrixWidth(0); x++) {
+                count(0, x, y);
+            }
+        }
+    }
+
+    static AreaPlan of(JobSpec spec) {
+        synchronized (PLANS) {
+            AreaPlan plan = PLANS.get(spec);
+            if (plan != null) {
+                return plan;
+            }
+        }
+        AreaPlan plan = new AreaPlan(spec);
+        synchronized (PLANS) {
+            PLANS.put(spec, plan);
+        }
+        return plan;
+    }
+
+    /** Whether a metatile of {@code width × height} tiles can plan an area. */
+    static boolean isPowerOfTwoSquare(int width, int height) {
+        return width == height && Integer.bitCount(width) == 1;
+    }
+
+    private void count(int z, int x, int y) {
+        Overlap overlap = area.overlap(z, x, y);
+        if (overlap == Overlap.OUTSIDE) {
+            return;
+        }
+        if (overlap == Overlap.INSIDE) {
+            for (int level = z; level < cells.length; level++) {
+                cells[level] += 1L << (2 * (level - z));
+            }
+            return;
+        }
+        cells[z]++;
+        if (z + 1 < cells.length) {
+            for (int i = 0; i < 4; i++) {
+                count(z + 1, 2 * x + (i & 1), 2 * y + (i >> 1));
+            }
+        }
+    }
+
+    @Override
+    public JobSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public long taskCount(int z) {
+        return z >= shift ? cells[z - shift] : Math.min(1, cells[z]);
+    }
+
+    @Override
+    public long tileCount(int z) {
+        return cells[z];
+    }
+
+    @Override
+    public Iterator<PlannedMetatile> from(long seq) {
+        MetatilePlan.checkSeq(seq);
+        return new Cursor(seq);
+    }
+
+    /** A quadtree cell on the walk; {@code inside} when an ancestor was found inside the area. */
+    private record Cell(int z, int x, int y, boolean inside) {
+    }
+
+    private Overlap overlap(Cell cell) {
+        return cell.inside ? Overlap.INSIDE : area.overlap(cell.z, cell.x, cell.y);
+    }
+
+    /** Pushes the cell's children so that they pop in Z order. */
+    private static void pushChildren(Deque<Cell> stack, Cell cell, boolean inside) {
+        for (int i = 3; i >= 0; i--) {
+            stack.push(new Cell(cell.z + 1, 2 * cell.x + (i & 1), 2 * cell.y + (i >> 1), inside));
+        }
+    }
+
+    private void pushRoots(Deque<Cell> stack) {
+        for (int y = tms.matrixHeight(0) - 1; y >= 0; y--) {
+            for (int x = tms.matrixWidth(0) - 1; x >= 0; x--) {
+                stack.push(new Cell(0, x, y, false));
+            }
+        }
+    }
+
+    /** How many tiles of zoom {@code level} in the cell are in the area. */
+    private long countAt(Cell cell, int level) {
+        Overlap overlap = overlap(cell);
+        if (overlap == Overlap.OUTSIDE) {
+            return 0;
+        }
+        if (overlap == Overlap.INSIDE) {
+            return 1L << (2 * (level - cell.z));
+        }
+        if (cell.z == level) {
+            return 1;
+        }
+        long count = 0;
+        for (int i = 0; i < 4; i++) {
+            count += countAt(new Cell(cell.z + 1, 2 * cell.x + (i & 1), 2 * cell.y + (i >> 1), false), level);
+        }
+        return count;
+    }
+
+    /** Adds the tiles of zoom {@code level} in the cell that are in the area. */
+    private void collect(Cell cell, int level, List<int[]> into) {
+        Overlap overlap = overlap(cell);
+        if (overlap == Overlap.OUTSIDE) {
+            return;
+        }
+        if (cell.z == level) {
+            into.add(new int[] {cell.x, cell.y});
+            return;
+        }
+        for (int i = 0; i < 4; i++) {
+            collect(new Cell(cell.z + 1, 2 * cell.x + (i & 1), 2 * cell.y + (i >> 1), overlap == Overlap.INSIDE),
+                    level, into);
+        }
+    }
+
+    private final class Cursor implements Iterator<PlannedMetatile> {
+        private final Deque<Cell> stack = new ArrayDeque<>();
+        private long seq;
+        private int z;
+        /** The level of the cells that are this zoom's metatiles. */
+        private int level;
+        private PlannedMetatile next;
+
+        Cursor(long start) {
+            seq = start;
+            z = spec.minZoom();
+            long skip = start;
+            while (z <= spec.maxZoom() && skip >= taskCount(z)) {
+                skip -= taskCount(z);
+                z++;
+            }
+            if (z <= spec.maxZoom()) {
+                enterZoom();
+                while (skip > 0) {
+                    Cell cell = stack.pop();
+                    long count = countAt(cell, level);
+                    if (count <= skip) {
+                        skip -= count;
+                    } else {
+                        pushChildren(stack, cell, overlap(cell) == Overlap.INSIDE);
+                    }
+                }
+            }
+        }
+
+        private void enterZoom() {
+            level = Math.max(0, z - shift);
+            stack.clear();
+            pushRoots(stack);
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (next == null) {
+                next = advance();
+            }
+            return next != null;
+        }
+
+        @Override
+        public PlannedMetatile next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            PlannedMetatile task = next;
+            next = null;
+            return task;
+        }
+
+        private PlannedMetatile advance() {
+            while (z <= spec.maxZoom()) {
+                if (z < shift) {
+                    // One metatile holds the whole zoom level: its tiles are those of the area, from the roots.
+                    PlannedMetatile task = taskCount(z) == 0 ? null : task(new Metatile(tms, z, 0, 0, spec.metatile()),
+                            new ArrayList<>(stack), false);
+                    z++;
+                    if (z <= spec.maxZoom()) {
+                        enterZoom();
+                    }
+                    if (task != null) {
+                        return task;
+                    }
+                    continue;
+                }
+                while (!stack.isEmpty()) {
+                    Cell cell = stack.pop();
+                    Overlap overlap = overlap(cell);
+                    if (overlap == Overlap.OUTSIDE) {
+                        continue;
+                    }
+                    if (cell.z == level) {
+                        return task(new Metatile(tms, z, cell.x, cell.y, spec.metatile()), List.of(cell),
+                                overlap == Overlap.INSIDE);
+                    }
+                    pushChildren(stack, cell, overlap == Overlap.INSIDE);
+                }
+                z++;
+                if (z <= spec.maxZoom()) {
+                    enterZoom();
+                }
+            }
+            return null;
+        }
+
+        /** The task of {@code metatile}, whose tiles in the area are those of zoom z in {@code cells}. */
+        private PlannedMetatile task(Metatile metatile, List<Cell> cells, boolean inside) {
+            if (inside) {
+                return new PlannedMetatile(seq++, metatile, metatile.tiles());
+            }
+            List<int[]> tiles = new ArrayList<>();
+            for (Cell cell : cells) {
+                collect(cell, z, tiles);
+            }
+            int minX = Integer.MAX_VALUE;
+            int minY = Integer.MAX_VALUE;
+            int maxX = -1;
+            int maxY = -1;
+            for (int[] tile : tiles) {
+                minX = Math.min(minX, tile[0]);
+                minY = Math.min(minY, tile[1]);
+                maxX = Math.max(maxX, tile[0]);
+                maxY = Math.max(maxY, tile[1]);
+            }
+            TileRange range = new TileRange(z, minX, minY, maxX, maxY);
+            if (range.count() == tiles.size()) {
+                return new PlannedMetatile(seq++, metatile, range);
+            }
+            BitSet mask = new BitSet((int) range.count());
+            for (int[] tile : tiles) {
+                mask.set((tile[1] - minY) * range.width() + tile[0] - minX);
+            }
+            return new PlannedMetatile(seq++, metatile, range, mask);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.tileseeder.job;
+
+import io.tileseeder.area.Area;
+import io.tileseeder.area.Coverages;
+import io.tileseeder.area.GeometryArea;
+import io.tileseeder.area.TileListArea;
+import io.tileseeder.area.TileLists;
+import io.tileseeder.grid.TileMatrixSet;
+import java.util.Objects;
+
+/**
+ * Where a job's tiles are when it names more than a bbox, in the form it is stored in: a validated, normalised
+ * text that turns back into an {@link Area} for any tile matrix set.
+ *
+ * @param kind what {@code data} holds
+ * @param name the name of the layer's coverage the job named, if it named one
+ * @param data {@link Kind#COVERAGE}: a GeoJSON Polygon or MultiPolygon in CRS84, already clipped to the job's bbox;
+ *             {@link Kind#TILES}: one {@code z/x/y} per line, sorted, each once
+ */
+public record JobArea(Kind kind, String name, String data) {
+
+    public enum Kind { COVERAGE, TILES }
+
+    public JobArea {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(data, "data");
+    }
+
+    /** The area on the tiles of {@code tms}. Parses {@code data}: callers that ask often keep the result. */
+    public Area area(TileMatrixSet tms) {
+        return switch (kind) {
+            case COVERAGE -> new GeometryArea(tms, Coverages.read(data));
+            case TILES -> new TileListArea(TileLists.read(data));
+        };
+    }
+}

@@ -158,6 +158,45 @@ async function openServerChecks(context) {
     assert(await job(page, bigJob).locator('button.cancel').count() === 0, 'a cancelled job still has Cancel');
   });
 
+  await check('a polygon clicked on the map becomes the job\'s coverage: only its tiles are planned', async () => {
+    await page.click('#draw-polygon');
+    const box = await page.locator('#map').boundingBox();
+    const at = (fx, fy) => [box.x + box.width * fx, box.y + box.height * fy];
+    for (const [fx, fy] of [[0.45, 0.35], [0.6, 0.4], [0.5, 0.6]]) await page.mouse.click(...at(fx, fy));
+    await page.mouse.click(...at(0.45, 0.35));
+    assert(await page.getAttribute('#draw-polygon', 'aria-pressed') === 'false', 'still drawing');
+    assert(await page.inputValue('#f-coverage') === '#drawn', 'the coverage select is not on the drawn polygon');
+    const response = await submitJob(page, { zoom: [0, 3] });
+    const sent = JSON.parse(response.request().postData());
+    assert(sent.coverage && sent.coverage.type === 'Polygon' && sent.coverage.coordinates[0].length === 4,
+      `the job sent ${JSON.stringify(sent.coverage)}`);
+    assert(response.status() === 202, `POST answered ${response.status()}, not 202`);
+    const id = (await response.json()).id;
+    await waitForState(page, id, 'SUCCEEDED');
+    const planned = Number((await job(page, id).innerText()).match(/\/ ([\d,]+) tiles/)[1].replace(/,/g, ''));
+    assert(planned >= 4 && planned < 85, `${planned} tiles planned, not a part of the world's 85 at z0-3`);
+  });
+
+  await check('a file that is not GeoJSON is refused next to the coverage field', async () => {
+    await page.setInputFiles('#f-coverage-file', { name: 'area.geojson', mimeType: 'application/geo+json',
+      buffer: Buffer.from('{"type": "Polygon", ') });
+    await page.locator('.field[data-field="coverage"] .error', { hasText: 'area.geojson is not GeoJSON' })
+      .waitFor({ timeout: UI_TIMEOUT });
+  });
+
+  await check('the layer\'s coverage picked by name is shown and seeded', async () => {
+    await page.selectOption('#f-coverage', 'africa');
+    await page.locator('.field[data-field="coverage"].invalid').waitFor({ state: 'detached', timeout: UI_TIMEOUT });
+    await page.waitForFunction(() => document.querySelectorAll('#map .leaflet-overlay-pane path').length >= 2,
+      null, { timeout: UI_TIMEOUT });
+    const response = await submitJob(page, { zoom: [0, 2] });
+    assert(JSON.parse(response.request().postData()).coverage === 'africa', 'the job did not name africa');
+    const id = (await response.json()).id;
+    await waitForState(page, id, 'SUCCEEDED');
+    assert(/coverage africa/.test(await job(page, id).innerText()), 'the job list does not say coverage africa');
+    await page.selectOption('#f-coverage', '');
+  });
+
   await check('no JavaScript error on the page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('; '));
   });

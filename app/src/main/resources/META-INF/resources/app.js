@@ -23,6 +23,10 @@ let map = null;           // recreated when the CRS changes: Leaflet cannot swit
 let tileLayer = null;
 let area = null;          // the job form's area (L.LatLngBounds), or null for the whole world
 let areaRectangle = null;
+let coverage = null;      // the job's own coverage: GeoJSON drawn on the map or loaded from a file, or null
+let coverageShape = null; // the coverage shown on the map (the job's own or a layer's)
+let coverageShown = null; // the GeoJSON coverageShape draws
+let polygon = null;       // the polygon being drawn: its corners (L.LatLng) and its line on the map
 let selectedJobId = null;
 let finishedJobs = null;  // ids of the final jobs seen so far; null before the first poll
 let pollTimer = null;
@@ -188,12 +192,15 @@ function showTiles(bounds) {
   if (!map || map.options.crs !== crs) {
     if (map) {
       stopDrawing();
+      stopPolygon();
       map.remove();
     }
     map = L.map('map', { crs, minZoom: 0, maxZoom: layer.zoom.max });
     tileLayer = null;
     areaRectangle = null;
+    coverageShape = null;
     showArea();
+    showCoverage(coverageShown);
     // A 256 px world at zoom 0 in EPSG:3857, 512x256 in EPSG:4326: one zoom less shows the same extent.
     if (!bounds) map.setView([20, 0], Math.min(crs === L.CRS.EPSG4326 ? 1 : 2, layer.zoom.max));
   }
@@ -272,6 +279,7 @@ function onDrawStart(down) {
 }
 
 function startDrawing() {
+  if (polygon) stopPolygon();
   drawButton.setAttribute('aria-pressed', 'true');
   map.dragging.disable();
   map.getContainer().classList.add('drawing');
@@ -283,6 +291,111 @@ function stopDrawing() {
   map.off('mousedown', onDrawStart);
   map.dragging.enable();
   map.getContainer().classList.remove('drawing');
+}
+
+// ---- the job's coverage: a layer's, a polygon drawn on the map, or a GeoJSON file ----
+
+const DRAWN = '#drawn', LOADED = '#file';
+
+function showCoverage(geojson) {
+  coverageShown = geojson;
+  if (coverageShape) coverageShape.remove();
+  coverageShape = geojson && map
+    ? L.geoJSON(geojson, { style: { color: '#6a1b9a', weight: 2, fillOpacity: 0.12 }, interactive: false }).addTo(map)
+    : null;
+}
+
+/** Sets the coverage select to `value`, adding an option for the job's own coverage when it has one. */
+function pickCoverage(value, label) {
+  const select = $('f-coverage');
+  for (const own of select.querySelectorAll(`option[value="${DRAWN}"], option[value="${LOADED}"]`)) own.remove();
+  if (value === DRAWN || value === LOADED) select.append(new Option(label, value));
+  select.value = value;
+}
+
+async function onCoveragePicked() {
+  const name = $('f-coverage').value;
+  clearFieldError('coverage');
+  if (name === DRAWN || name === LOADED) {
+    showCoverage(coverage);
+    return;
+  }
+  coverage = null;
+  pickCoverage(name);
+  if (!name) {
+    showCoverage(null);
+    return;
+  }
+  try {
+    showCoverage(await getJson(`/api/v1/layers/${encodeURIComponent($('f-layer').value)}/coverages/`
+      + encodeURIComponent(name)));
+  } catch (error) {
+    showFieldErrors([{ field: 'coverage', reason: `could not load coverage ${name}: ${error.message}` }]);
+  }
+}
+
+function onPolygonClick(event) {
+  const first = polygon.corners[0];
+  const closes = polygon.corners.length >= 3
+    && map.latLngToContainerPoint(first).distanceTo(map.latLngToContainerPoint(event.latlng)) < 10;
+  if (closes) {
+    finishPolygon();
+    return;
+  }
+  polygon.corners.push(event.latlng);
+  polygon.line.setLatLngs(polygon.corners);
+}
+
+function finishPolygon() {
+  const corners = polygon.corners;
+  stopPolygon();
+  if (corners.length < 3) return;
+  const ring = corners.map((c) => [Number(c.lng.toFixed(6)), Number(c.lat.toFixed(6))]);
+  ring.push(ring[0]);
+  coverage = { type: 'Polygon', coordinates: [ring] };
+  pickCoverage(DRAWN, `polygon drawn on the map (${corners.length} corners)`);
+  clearFieldError('coverage');
+  showCoverage(coverage);
+}
+
+function startPolygon() {
+  stopDrawing();
+  $('draw-polygon').setAttribute('aria-pressed', 'true');
+  map.doubleClickZoom.disable();
+  map.getContainer().classList.add('drawing');
+  polygon = { corners: [], line: L.polyline([], { color: '#6a1b9a', weight: 2 }).addTo(map) };
+  map.on('click', onPolygonClick);
+  map.once('dblclick', finishPolygon);
+}
+
+function stopPolygon() {
+  $('draw-polygon').setAttribute('aria-pressed', 'false');
+  if (!polygon) return;
+  polygon.line.remove();
+  polygon = null;
+  map.off('click', onPolygonClick);
+  map.off('dblclick', finishPolygon);
+  map.doubleClickZoom.enable();
+  map.getContainer().classList.remove('drawing');
+}
+
+async function onCoverageFile() {
+  const file = $('f-coverage-file').files[0];
+  if (!file) return;
+  clearFieldError('coverage');
+  try {
+    const geojson = JSON.parse(await file.text());
+    if (!geojson || typeof geojson !== 'object' || Array.isArray(geojson)) throw new Error('not a GeoJSON object');
+    L.geoJSON(geojson);
+    coverage = geojson;
+    pickCoverage(LOADED, `file ${file.name}`);
+    showCoverage(coverage);
+    map.fitBounds(coverageShape.getBounds());
+  } catch (error) {
+    showFieldErrors([{ field: 'coverage', reason: `${file.name} is not GeoJSON: ${error.message}` }]);
+  } finally {
+    $('f-coverage-file').value = '';
+  }
 }
 
 // ---- the job form ----
@@ -297,11 +410,24 @@ function onFormLayerPicked() {
   }
   $('f-zoom-min').value = layer.zoom.min;
   $('f-zoom-max').value = Math.min(layer.zoom.max, layer.zoom.min + 5);
+  const select = $('f-coverage');
+  const own = coverage && select.selectedOptions[0];
+  const kept = own && [own.value, own.textContent];
+  select.replaceChildren(new Option('none: the whole bbox', ''),
+    ...(layer.coverages || []).map((name) => new Option(`layer coverage: ${name}`, name)));
+  if (kept) pickCoverage(...kept);
+  else onCoveragePicked();
 }
 
 function formMessage(text, kind) {
   $('form-message').textContent = text;
   $('form-message').className = kind || '';
+}
+
+function clearFieldError(name) {
+  const field = form.querySelector(`.field[data-field="${name}"]`);
+  field.classList.remove('invalid');
+  field.querySelector('.error').textContent = '';
 }
 
 function clearFieldErrors() {
@@ -339,6 +465,9 @@ function jobRequest() {
   if ($('f-priority').value !== '') request.priority = Number($('f-priority').value);
   const bbox = typedBbox();
   if (bbox && bbox.length) request.bbox = bbox;
+  const picked = $('f-coverage').value;
+  if (picked === DRAWN || picked === LOADED) request.coverage = coverage;
+  else if (picked) request.coverage = picked;
   return request;
 }
 
@@ -425,7 +554,9 @@ function renderJob(job) {
   const state = job.queuePosition ? `${job.state} #${job.queuePosition}` : job.state;
   head.append(el('span', `state ${job.state}`, state));
   if (job.queuePosition) head.lastChild.title = `Starts when a running job ends; ${job.queuePosition - 1} queued before it`;
-  const where = spec.bbox && spec.bbox.length === 4 ? spec.bbox.join(', ') : 'world';
+  const box = spec.bbox && spec.bbox.length === 4 ? spec.bbox.join(', ') : 'world';
+  const where = typeof spec.coverage === 'string' ? `coverage ${spec.coverage} in ${box}`
+    : spec.coverage ? `own coverage in ${box}` : spec.tiles ? 'tile list' : box;
   item.append(head, el('div', 'meta',
     `${spec.tileMatrixSet} · ${spec.format} · ${spec.mode} · ${where} · priority ${spec.priority}`
     + ` · created ${time(job.created)}`));
@@ -530,6 +661,13 @@ drawButton.addEventListener('click', () => {
   if (drawButton.getAttribute('aria-pressed') === 'true') stopDrawing();
   else startDrawing();
 });
+$('f-coverage').addEventListener('change', onCoveragePicked);
+$('draw-polygon').addEventListener('click', () => {
+  if (!map) return;
+  if (polygon) finishPolygon();
+  else startPolygon();
+});
+$('f-coverage-file').addEventListener('change', onCoverageFile);
 form.addEventListener('submit', submitJob);
 $('refresh').addEventListener('click', () => { refreshTiles(); loadJobs(); });
 $('token-button').addEventListener('click', () => askForToken(sessionStorage.getItem(TOKEN_KEY)

@@ -148,7 +148,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
         try (HeapSampler heap = new HeapSampler(); JobService jobs = service(layers, records, counting)) {
             long start = System.nanoTime();
             JobStatus job = jobs.submit(world(heapZoom), null);
-            long next = 1_000_000;
+            long next = 100_000;
             long firstMb = -1;
             while (!records.get(job.id()).orElseThrow().planningDone()) {
                 if (offered.get() >= next) {

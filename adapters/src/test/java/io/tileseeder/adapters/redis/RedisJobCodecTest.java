@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.adapters.JobStoreContract;
+import io.tileseeder.job.JobArea;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +26,20 @@ class RedisJobCodecTest {
         assertThat(RedisJobCodec.parse(snapshot)).isEqualTo(job);
         assertThat(RedisJobCodec.unconfirmed(snapshot)).isFalse();
         assertThat(RedisJobCodec.unconfirmed(List.of(KEY, RedisJobCodec.fields(job), List.of(), 60_000L))).isTrue();
+    }
+
+    @Test
+    void aJobOverAnAreaReadsBackWithItsArea() {
+        JobSpec spec = JobStoreContract.SPEC;
+        for (JobArea area : List.of(new JobArea(JobArea.Kind.TILES, null, "3/4/2\n14/8508/5489\n"),
+                new JobArea(JobArea.Kind.COVERAGE, "africa",
+                        "{\"type\":\"Polygon\",\"coordinates\":[[[10,10],[20,10],[20,20],[10,10]]]}"))) {
+            JobStatus withArea = JobStatus.submitted("job-2", new JobSpec(spec.layer(), spec.tileMatrixSet(),
+                    spec.minZoom(), spec.maxZoom(), spec.bbox(), spec.format(), spec.mode(), spec.metatile(),
+                    spec.refreshBefore(), spec.priority(), spec.labels(), area), 10, Instant.EPOCH, null);
+            List<Object> snapshot = List.of(KEY, List.copyOf(RedisJobCodec.fields(withArea)), List.of(), -1L);
+            assertThat(RedisJobCodec.parse(snapshot)).isEqualTo(withArea);
+        }
     }
 
     @Test

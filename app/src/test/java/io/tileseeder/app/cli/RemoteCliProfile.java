@@ -36,6 +36,7 @@ public class RemoteCliProfile implements QuarkusTestProfile {
             Path file = folder.resolve("layers.yaml");
             copy("layers/layers.yaml", file);
             copy("layers/world/countries.geojson", folder.resolve("world/countries.geojson"));
+            copy("layers/world/africa.geojson", folder.resolve("world/africa.geojson"));
             Files.writeString(file, Files.readString(file).stripTrailing() + "\n" + """
                       - name: %s
                         zoom: {min: 0, max: 5}

@@ -234,6 +234,39 @@ class DistributedSeedingIT {
     }
 
     /**
+     * A job over a polygon, planned in Z order with masks, with the coordinator killed mid-plan: it stores exactly the
+     * tiles the polygon overlaps (every tile stored, empty ones too), each tile tested on its own here with JTS.
+     */
+    @Test
+    void aCoverageJobResumedAfterACoordinatorKilledStoresExactlyTheTilesOfItsPolygon(TestInfo info) throws Exception {
+        double[][] triangle = {{-20, -35}, {50, -35}, {15, 60}, {-20, -35}};
+        int maxZoom = 9;
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", storeEmptyTilesLayers().toString())
+                .set("SEEDER_WORKERS_QUEUE_CAPACITY", "256")) {
+            SeederProcess coordinator = cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            cluster.startWorker("worker-b");
+
+            String job = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":" + maxZoom + "},"
+                    + "\"coverage\":{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\","
+                    + "\"coordinates\":[" + JSON.writeValueAsString(triangle) + "]}}}");
+            JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 200,
+                    JOB_TIMEOUT);
+            coordinator.kill();
+            assertThat(midPlan.get("progress").get("planningDone").asBoolean()).isFalse();
+            cluster.startCoordinator();
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            Set<String> expected = CoveredTiles.webMercator(triangle, maxZoom);
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(expected);
+            assertThat(done.get("progress").get("tilesPlanned").asLong()).isEqualTo(expected.size());
+            assertThat(done.get("progress").get("tasksPlanned").asLong())
+                    .isEqualTo(CoveredTiles.metatiles(expected, 4));
+        }
+    }
+
+    /**
      * With one running place, two jobs wait QUEUED, in Redis: they outlive a coordinator killed meanwhile, and once the
      * place is free the one of higher priority starts first although it came second, the other after it finished.
      */
@@ -615,7 +648,8 @@ class DistributedSeedingIT {
         String bundled = Files.readString(data.resolve("layers.yaml"));
         Path file = temp.resolve("layers.yaml");
         Files.writeString(file, bundled.replace("emptyTiles: skip", "emptyTiles: store")
-                .replace("world/countries.geojson", data.resolve("world/countries.geojson").toString()));
+                .replace("world/countries.geojson", data.resolve("world/countries.geojson").toString())
+                .replace("world/africa.geojson", data.resolve("world/africa.geojson").toString()));
         return file;
     }
 

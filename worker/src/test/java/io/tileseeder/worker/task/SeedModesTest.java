@@ -6,7 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.JobSpecValidator;
+import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.job.Mode;
+import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
@@ -15,8 +21,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,6 +126,30 @@ class SeedModesTest {
         TileCounts again = run(Mode.TRUNCATE, null);
         assertThat(again.deleted()).isZero();
         assertThat(again.skipped()).isEqualTo(TILES);
+    }
+
+    @Test
+    void aJobOverATileListTouchesItsTilesAndNoOther() throws Exception {
+        run(Mode.SEED, null);
+        Set<String> before = new TreeSet<>(Folders.regularFiles(root));
+        JobSpec list = new JobSpecValidator(WorkerFixtures.bundledCatalog(), WorkerFixtures.LIMITS).validate(
+                new JobRequest(WorkerFixtures.WORLD, TMS.id(), new JobRequest.Zoom(0, MAX_ZOOM), null, "png",
+                        Mode.TRUNCATE.id(), null, null, null, null, null, TextNode.valueOf("3/4/2\n2/0/3\n")));
+        Set<String> listed = new TreeSet<>();
+        List<MetatileTask> tasks = WorkerFixtures.tasks("job-list", list);
+        for (MetatileTask task : tasks) {
+            task.tilesToStore().forEach(tile -> listed.add("world/" + TMS.id() + "/" + tile + ".png"));
+        }
+        // z0 1, z1 2, z2 2 (2/0/3 and 2/2/1), z3 1 + 4 (3/4/2 and the children of 2/0/3)
+        assertThat(listed).hasSize(10);
+        assertThat(MetatilePlan.of(list).tileCount()).isEqualTo(10);
+
+        TileCounts truncate = WorkerFixtures.runAll(processor, tasks).total();
+
+        Set<String> expected = new TreeSet<>(before);
+        expected.removeAll(listed);
+        assertThat(new TreeSet<>(Folders.regularFiles(root))).isEqualTo(expected);
+        assertThat(truncate.deleted()).isEqualTo(before.size() - expected.size());
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------

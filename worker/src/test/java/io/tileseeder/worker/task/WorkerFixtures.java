@@ -165,7 +165,7 @@ public final class WorkerFixtures {
         List<MetatileTask> tasks = new ArrayList<>();
         for (PlannedMetatile planned : MetatilePlan.of(spec)) {
             tasks.add(MetatileTask.of(jobId, planned.seq(), spec.layer(), spec.format(), spec.mode(),
-                    planned.metatile(), planned.tiles(), spec.refreshBefore()));
+                    planned.metatile(), planned.tiles(), planned.mask(), spec.refreshBefore()));
         }
         return tasks;
     }

@@ -187,8 +187,7 @@ async function openServerChecks(context) {
   await check('the layer\'s coverage picked by name is shown and seeded', async () => {
     await page.selectOption('#f-coverage', 'africa');
     await page.locator('.field[data-field="coverage"].invalid').waitFor({ state: 'detached', timeout: UI_TIMEOUT });
-    await page.waitForFunction(() => document.querySelectorAll('#map .leaflet-overlay-pane path').length >= 2,
-      null, { timeout: UI_TIMEOUT });
+    await page.locator('#map .leaflet-overlay-pane path[stroke="#6a1b9a"]').waitFor({ timeout: UI_TIMEOUT });
     const response = await submitJob(page, { zoom: [0, 2] });
     assert(JSON.parse(response.request().postData()).coverage === 'africa', 'the job did not name africa');
     const id = (await response.json()).id;

@@ -410,13 +410,19 @@ function onFormLayerPicked() {
   }
   $('f-zoom-min').value = layer.zoom.min;
   $('f-zoom-max').value = Math.min(layer.zoom.max, layer.zoom.min + 5);
+  // The job's own coverage stays; a layer's stays if the layer has one of that name.
   const select = $('f-coverage');
   const own = coverage && select.selectedOptions[0];
   const kept = own && [own.value, own.textContent];
+  const previous = select.value;
   select.replaceChildren(new Option('none: the whole bbox', ''),
     ...(layer.coverages || []).map((name) => new Option(`layer coverage: ${name}`, name)));
-  if (kept) pickCoverage(...kept);
-  else onCoveragePicked();
+  if (kept) {
+    pickCoverage(...kept);
+  } else {
+    select.value = (layer.coverages || []).includes(previous) ? previous : '';
+    onCoveragePicked();
+  }
 }
 
 function formMessage(text, kind) {
@@ -554,9 +560,11 @@ function renderJob(job) {
   const state = job.queuePosition ? `${job.state} #${job.queuePosition}` : job.state;
   head.append(el('span', `state ${job.state}`, state));
   if (job.queuePosition) head.lastChild.title = `Starts when a running job ends; ${job.queuePosition - 1} queued before it`;
-  const box = spec.bbox && spec.bbox.length === 4 ? spec.bbox.join(', ') : 'world';
-  const where = typeof spec.coverage === 'string' ? `coverage ${spec.coverage} in ${box}`
-    : spec.coverage ? `own coverage in ${box}` : spec.tiles ? 'tile list' : box;
+  const world = !spec.bbox || spec.bbox.join(',') === '-180,-90,180,90';
+  const box = world ? 'world' : spec.bbox.join(', ');
+  const within = world ? '' : ` in ${box}`;
+  const where = typeof spec.coverage === 'string' ? `coverage ${spec.coverage}${within}`
+    : spec.coverage ? `own coverage${within}` : spec.tiles ? 'tile list' : box;
   item.append(head, el('div', 'meta',
     `${spec.tileMatrixSet} · ${spec.format} · ${spec.mode} · ${where} · priority ${spec.priority}`
     + ` · created ${time(job.created)}`));

@@ -44,6 +44,9 @@ public interface SeederConfig {
     /** What jobs and clients may ask of the coordinator. */
     Limits limits();
 
+    /** Reseed jobs from the tile-expiry topic (distributed mode). */
+    Expiry expiry();
+
     /** Who may call the API. */
     Auth auth();
 
@@ -88,6 +91,10 @@ public interface SeederConfig {
         /** Final job events (CloudEvents), for pipelines that wait on jobs. */
         @WithDefault("seeder.job-events")
         String eventsTopic();
+
+        /** Tile-expiry events from data pipelines, which the coordinators turn into reseed jobs (see {@link Expiry}). */
+        @WithDefault("seeder.tile-expiry")
+        String expiryTopic();
 
         /** Partitions of the topics this application creates (existing topics are left as they are). */
         @WithDefault("12")
@@ -265,5 +272,24 @@ public interface SeederConfig {
         /** Finished jobs remembered for status queries. */
         @WithDefault("1000")
         int retainJobs();
+    }
+
+    /** Reseed jobs from the tile-expiry topic ({@code seeder.kafka.expiry-topic}), in the distributed mode. */
+    interface Expiry {
+        /** Whether the coordinators read the topic. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** How long events of one layer are merged before their reseed job is submitted, from the first. */
+        @WithDefault("60s")
+        Duration window();
+
+        /** Batches of events merging at once (per layer, matrix set, format and zoom levels); more submit early. */
+        @WithDefault("64")
+        int maxBatches();
+
+        /** The reseed jobs' priority: above the default 0, so a data change passes a backfill. */
+        @WithDefault("10")
+        int priority();
     }
 }

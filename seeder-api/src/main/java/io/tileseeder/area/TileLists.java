@@ -1,5 +1,6 @@
 package io.tileseeder.area;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 
 /**
  * Lists of tiles as osm2pgsql's expire output and most tools write them: one {@code z/x/y} per line. Blank lines and
@@ -17,7 +19,8 @@ import java.util.stream.Collectors;
 public final class TileLists {
 
     private static final Pattern LINE = Pattern.compile("(\\d{1,2})/(\\d{1,9})/(\\d{1,9})");
-    private static final Comparator<TileCoord> ORDER =
+    /** Zoom, then row, then column: the order lists are written in. */
+    public static final Comparator<TileCoord> ORDER =
             Comparator.comparingInt(TileCoord::z).thenComparingInt(TileCoord::y).thenComparingInt(TileCoord::x);
 
     private TileLists() {
@@ -72,6 +75,22 @@ public final class TileLists {
             throw new InvalidTileListException("the list has no tiles");
         }
         return new ArrayList<>(tiles);
+    }
+
+    /**
+     * The text of a list as JSON gives it: a string of lines, or an array of {@code z/x/y} strings.
+     *
+     * @throws InvalidTileListException for anything else
+     */
+    public static String text(JsonNode tiles) {
+        if (tiles.isTextual()) {
+            return tiles.textValue();
+        }
+        if (tiles.isArray() && StreamSupport.stream(tiles.spliterator(), false).allMatch(JsonNode::isTextual)) {
+            return StreamSupport.stream(tiles.spliterator(), false).map(JsonNode::textValue)
+                    .collect(Collectors.joining("\n"));
+        }
+        throw new InvalidTileListException("must be z/x/y lines in one string, or an array of z/x/y strings");
     }
 
     /** The tiles of a list {@link #write} made. */

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.StreamSupport;
 
 /**
  * Turns a {@link JobRequest} into a {@link JobSpec}, or refuses it with every field that is wrong and why,
@@ -123,18 +122,9 @@ public final class JobSpecValidator {
     }
 
     private JobArea tileList(JsonNode tiles, TileMatrixSet tms, LayerInfo layer) {
-        String text;
-        if (tiles.isTextual()) {
-            text = tiles.textValue();
-        } else if (tiles.isArray() && StreamSupport.stream(tiles.spliterator(), false).allMatch(JsonNode::isTextual)) {
-            text = StreamSupport.stream(tiles.spliterator(), false).map(JsonNode::textValue)
-                    .collect(Collectors.joining("\n"));
-        } else {
-            throw invalid("tiles", "must be z/x/y lines in one string, or an array of z/x/y strings");
-        }
         try {
-            return new JobArea(JobArea.Kind.TILES, null,
-                    TileLists.write(TileLists.parse(text, tms, layer.maxZoom(), limits.maxListTiles())));
+            return new JobArea(JobArea.Kind.TILES, null, TileLists.write(
+                    TileLists.parse(TileLists.text(tiles), tms, layer.maxZoom(), limits.maxListTiles())));
         } catch (TileLists.InvalidTileListException e) {
             throw invalid("tiles", e.getMessage());
         }

@@ -4,8 +4,10 @@ import io.tileseeder.port.DependencyUnavailableException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.logging.Logger;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.RetriableException;
@@ -16,6 +18,8 @@ import org.apache.kafka.common.errors.RetriableException;
  */
 public final class KafkaClients {
 
+    private static final Logger LOG = Logger.getLogger(KafkaClients.class.getName());
+
     private KafkaClients() {
     }
 
@@ -25,6 +29,28 @@ public final class KafkaClients {
         p.putAll(clientProperties);
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         return p;
+    }
+
+    /**
+     * Stops a consumer that one thread of its own polls: wakes the poll and waits up to 30 s for the thread, which
+     * closes the consumer, to end; closes the consumer here if the thread never started.
+     *
+     * @param what the consumer, for the warning when its thread does not end in time
+     */
+    public static void stopPolling(Consumer<?, ?> consumer, Thread thread, boolean started, String what) {
+        if (!started) {
+            consumer.close(Duration.ofSeconds(10));
+            return;
+        }
+        consumer.wakeup();
+        try {
+            thread.join(Duration.ofSeconds(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            LOG.warning("the " + what + " thread did not stop within 30 s");
+        }
     }
 
     public static Admin admin(String bootstrapServers, Map<String, String> clientProperties) {

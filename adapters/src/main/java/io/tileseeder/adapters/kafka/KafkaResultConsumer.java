@@ -145,19 +145,7 @@ public final class KafkaResultConsumer implements AutoCloseable {
             return;
         }
         closed.countDown();
-        if (started.get()) {
-            consumer.wakeup();
-            try {
-                thread.join(Duration.ofSeconds(30));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            if (thread.isAlive()) {
-                LOG.warning("the result consumer thread did not stop within 30 s");
-            }
-        } else {
-            consumer.close(Duration.ofSeconds(10));
-        }
+        KafkaClients.stopPolling(consumer, thread, started.get(), "result consumer");
     }
 
     private void run() {

@@ -1,5 +1,6 @@
 package io.tileseeder.app.distributed;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.adapters.kafka.AckedProducer;
 import io.tileseeder.adapters.kafka.KafkaClients;
 import io.tileseeder.adapters.kafka.KafkaJobEventSink;
@@ -15,7 +16,10 @@ import io.tileseeder.app.health.Monitored;
 import io.tileseeder.app.settings.Settings.StoreSettings;
 import io.tileseeder.app.wiring.Adapters;
 import io.tileseeder.app.wiring.Stores;
+import io.tileseeder.coordinator.expiry.ExpiryReseeds;
 import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileStore;
@@ -78,6 +82,7 @@ public final class ClusterAdapters implements Adapters {
     private KafkaJobEventSink events;
     private KafkaResultSink results;
     private KafkaResultConsumer resultFeed;
+    private ExpiryFeed expiryFeed;
     private Admin probeAdmin;
 
     private ClusterAdapters(ClusterSettings cluster, Outages outages) {
@@ -186,6 +191,22 @@ public final class ClusterAdapters implements Adapters {
     }
 
     @Override
+    public synchronized AutoCloseable feedExpiries(ExpiryReseeds.Submitter submitter, LayerCatalog layers,
+                                                   JobLimits limits, MeterRegistry registry) {
+        if (cluster.expiryTopic() == null) {
+            return () -> { };
+        }
+        try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
+            KafkaTopics.ensureTopic(admin, cluster.expiryTopic(), cluster.partitions());
+        }
+        expiryFeed = add(new ExpiryFeed(cluster.kafkaBootstrap(), cluster.expiryTopic(),
+                cluster.coordinatorGroup() + "-expiry", new ExpiryReseeds(submitter, layers, limits, cluster.expiry(),
+                        Clock.systemUTC(), registry)));
+        expiryFeed.start();
+        return expiryFeed;
+    }
+
+    @Override
     public Duration recoverEvery() {
         return RECOVER_EVERY;
     }
@@ -195,6 +216,9 @@ public final class ClusterAdapters implements Adapters {
         List<String> dead = new ArrayList<>();
         if (resultFeed != null && !resultFeed.alive()) {
             dead.add("the Kafka task results consumer");
+        }
+        if (expiryFeed != null && !expiryFeed.alive()) {
+            dead.add("the Kafka tile-expiry consumer");
         }
         if (workerTasks != null) {
             workerTasks.consumerFailure().ifPresent(failure -> dead.add("a Kafka task consumer: " + failure));

@@ -1,6 +1,7 @@
 package io.tileseeder.app.distributed;
 
 import io.tileseeder.adapters.redis.RedisTopology;
+import io.tileseeder.coordinator.expiry.ExpirySettings;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,10 +14,13 @@ import java.util.Objects;
  * @param keyPrefix      prefix of every Redis key
  * @param retainFinished how long finished jobs stay in Redis
  * @param connectTimeout how long start-up waits for a service before it reports it unreachable
+ * @param expiryTopic    the tile-expiry topic the coordinators read, or null when they do not
+ * @param expiry         how its events become reseed jobs
  */
 public record ClusterSettings(String kafkaBootstrap, String tasksTopic, String resultsTopic, String eventsTopic,
                               int partitions, String workerGroup, String coordinatorGroup, int consumers,
-                              RedisTopology redis, int syncReplicas, String keyPrefix, Duration retainFinished, Duration connectTimeout) {
+                              RedisTopology redis, int syncReplicas, String keyPrefix, Duration retainFinished,
+                              Duration connectTimeout, String expiryTopic, ExpirySettings expiry) {
 
     public ClusterSettings {
         Objects.requireNonNull(kafkaBootstrap, "kafkaBootstrap");

@@ -1,7 +1,11 @@
 package io.tileseeder.app.wiring;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.app.health.Monitored;
+import io.tileseeder.coordinator.expiry.ExpiryReseeds;
 import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.JobEventSink;
 import io.tileseeder.port.JobGate;
@@ -50,6 +54,15 @@ public interface Adapters extends Monitored, AutoCloseable {
      * the returned feed is closed (or this set is).
      */
     AutoCloseable feedResults(JobService recorder);
+
+    /**
+     * Turns the tile-expiry events of data pipelines into reseed jobs through {@code submitter} until the returned feed
+     * is closed (or this set is); nothing where there is no such topic (the embedded mode).
+     */
+    default AutoCloseable feedExpiries(ExpiryReseeds.Submitter submitter, LayerCatalog layers, JobLimits limits,
+                                       MeterRegistry registry) {
+        return () -> { };
+    }
 
     /** How often the coordinator looks for jobs whose planner died and jobs left unfinished. */
     Duration recoverEvery();

@@ -13,6 +13,7 @@ public final class CoordinatorRole implements AutoCloseable {
 
     private final JobService jobs;
     private final AutoCloseable results;
+    private final AutoCloseable expiries;
 
     public CoordinatorRole(Adapters adapters, LayerCatalog layers, JobSettings settings,
                            MeterRegistry registry) {
@@ -23,19 +24,22 @@ public final class CoordinatorRole implements AutoCloseable {
                         Math.min(CoordinatorSettings.MIN_AHEAD, settings.queueCapacity()), settings.queueCapacity(),
                         settings.queueLead(), adapters.recoverEvery()), registry);
         this.results = adapters.feedResults(jobs);
+        this.expiries = adapters.feedExpiries((request, key) -> jobs.submit(request, key).id(), layers,
+                settings.limits(), registry);
     }
 
     public JobService jobs() {
         return jobs;
     }
 
-    /** Stops hearing results first, so that none arrives at a closed service. */
+    /** Stops hearing expiry events and results first, so that none arrives at a closed service. */
     @Override
     public void close() {
         try {
+            expiries.close();
             results.close();
         } catch (Exception e) {
-            throw new IllegalStateException("cannot stop the task results feed", e);
+            throw new IllegalStateException("cannot stop the tile-expiry or task results feed", e);
         } finally {
             jobs.close();
         }

@@ -7,6 +7,7 @@ import io.minio.MinioClient;
 import io.minio.RemoveObjectArgs;
 import io.minio.Result;
 import io.minio.messages.Item;
+import io.tileseeder.adapters.kafka.KafkaClients;
 import io.tileseeder.adapters.kafka.KafkaJobEventSink;
 import io.tileseeder.app.testing.EventRecords;
 import io.tileseeder.message.JobEvent;
@@ -16,6 +17,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +31,10 @@ import java.util.UUID;
 import java.util.function.Predicate;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 
 
@@ -67,6 +73,7 @@ final class Cluster implements AutoCloseable {
         env.put("SEEDER_KAFKA_TASKS_TOPIC", id + ".tasks");
         env.put("SEEDER_KAFKA_RESULTS_TOPIC", id + ".task-results");
         env.put("SEEDER_KAFKA_EVENTS_TOPIC", eventsTopic);
+        env.put("SEEDER_KAFKA_EXPIRY_TOPIC", id + ".tile-expiry");
         env.put("SEEDER_KAFKA_PARTITIONS", "4");
         env.put("SEEDER_KAFKA_WORKER_GROUP", id + "-workers");
         env.put("SEEDER_KAFKA_COORDINATOR_GROUP", id + "-coordinator");
@@ -167,6 +174,29 @@ final class Cluster implements AutoCloseable {
             throw new AssertionError("submit answered " + response.statusCode() + ": " + response.body());
         }
         return JSON.readTree(response.body()).get("id").asText();
+    }
+
+    /** The jobs the API lists, newest first. */
+    JsonNode jobs() throws IOException, InterruptedException {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(api() + "/api/v1/jobs"))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new AssertionError("the job list answered " + response.statusCode() + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+
+    /** Publishes tile-expiry events, as a data pipeline would, and waits until Kafka has them. */
+    void publishExpiry(String... events) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.durableProducer(
+                env.get("SEEDER_KAFKA_BOOTSTRAP"), Map.of(), Duration.ofSeconds(30)), new StringSerializer(),
+                new ByteArraySerializer())) {
+            for (String event : events) {
+                producer.send(new ProducerRecord<>(env.get("SEEDER_KAFKA_EXPIRY_TOPIC"), "world",
+                        event.getBytes(StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
     }
 
     JsonNode status(String job) throws IOException, InterruptedException {

@@ -267,6 +267,67 @@ class DistributedSeedingIT {
     }
 
     /**
+     * Tile-expiry events from two pipelines, and one that is not an event, published within the merge window: with the
+     * coordinator killed after it read them (nothing submitted, nothing committed), the next one reads them again and
+     * submits one reseed job for both, labelled with their sources, which reseeds the listed tiles' ancestors and
+     * descendants within the events' zoom levels.
+     */
+    @Test
+    void expiryEventsReadByAKilledCoordinatorBecomeOneReseedJobOfTheNext(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", storeEmptyTilesLayers().toString())
+                .set("SEEDER_EXPIRY_WINDOW", "20s")) {
+            SeederProcess first = cluster.startCoordinator();
+            cluster.startWorker("worker-a");
+            String zoom = ",\"zoom\":{\"min\":3,\"max\":8}}";
+            cluster.publishExpiry("{\"v\":1,\"layer\":\"world\",\"source\":\"minutely\",\"tiles\":\"5/17/15\\n\"" + zoom,
+                    "not an event",
+                    "{\"v\":1,\"layer\":\"world\",\"source\":\"import\",\"tiles\":[\"7/70/60\"]" + zoom);
+            long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
+            while (first.metric("seeder_expiry_events_total") < 3) {
+                assertThat(System.nanoTime()).as("the coordinator reads the 3 events").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            assertThat(cluster.jobs()).as("no job before the window ends").isEmpty();
+            first.kill();
+            cluster.set("SEEDER_EXPIRY_WINDOW", "1s").startCoordinator();
+
+            JsonNode job = awaitOneJob(cluster);
+            JsonNode done = cluster.awaitFinal(job.get("id").asText(), JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            JsonNode spec = done.get("spec");
+            assertThat(spec.get("mode").asText()).isEqualTo("reseed");
+            assertThat(spec.get("priority").asInt()).isEqualTo(10);
+            assertThat(spec.get("labels").get("trigger").asText()).isEqualTo("tile-expiry");
+            assertThat(spec.get("labels").get("source").asText()).isEqualTo("import,minutely");
+            // 5/17/15 and 7/70/60 (inside it) at zooms 3..8: one ancestor each at z3 and z4, 5/17/15 itself,
+            // then its 4, 16 and 64 descendants.
+            Set<String> expected = new TreeSet<>(List.of("world/WebMercatorQuad/3/4/3.png",
+                    "world/WebMercatorQuad/4/8/7.png", "world/WebMercatorQuad/5/17/15.png"));
+            for (int z = 6; z <= 8; z++) {
+                int d = z - 5;
+                for (int x = 17 << d; x < 18 << d; x++) {
+                    for (int y = 15 << d; y < 16 << d; y++) {
+                        expected.add("world/WebMercatorQuad/" + z + "/" + x + "/" + y + ".png");
+                    }
+                }
+            }
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(expected);
+            assertThat(done.get("progress").get("tilesPlanned").asLong()).isEqualTo(87);
+            assertThat(cluster.jobs()).hasSize(1);
+        }
+    }
+
+    private static JsonNode awaitOneJob(Cluster cluster) throws Exception {
+        long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
+        while (cluster.jobs().isEmpty()) {
+            assertThat(System.nanoTime()).as("a reseed job appears").isLessThan(deadline);
+            Thread.sleep(200);
+        }
+        return cluster.jobs().get(0);
+    }
+
+    /**
      * With one running place, two jobs wait QUEUED, in Redis: they outlive a coordinator killed meanwhile, and once the
      * place is free the one of higher priority starts first although it came second, the other after it finished.
      */

@@ -1,0 +1,26 @@
+package io.tileseeder.coordinator.expiry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tileseeder.job.JobRequest;
+
+/**
+ * A message on the tile-expiry topic: tiles of a layer whose data changed, as a data pipeline publishes them.
+ *
+ * <pre>{@code
+ * {"v": 1, "layer": "world", "source": "osm2pgsql-minutely", "tiles": "14/8508/5489\n14/8509/5489\n"}
+ * }</pre>
+ *
+ * @param v             schema version, {@link #VERSION}
+ * @param layer         the layer whose tiles expired (required)
+ * @param source        who published it (required): the reseed jobs name their sources in a label
+ * @param tiles         {@code z/x/y} lines in one string (osm2pgsql's expire output), or an array of them (required)
+ * @param tileMatrixSet the tiles' matrix set; {@code WebMercatorQuad} if absent
+ * @param format        the format to reseed; {@code png} if absent
+ * @param zoom          the zoom levels to reseed, the tiles' ancestors above them and descendants below; the
+ *                      layer's if absent
+ */
+public record ExpiryEvent(int v, String layer, String source, JsonNode tiles, String tileMatrixSet, String format,
+                          JobRequest.Zoom zoom) {
+
+    public static final int VERSION = 1;
+}

@@ -25,11 +25,12 @@ import java.util.NoSuchElementException;
  * to its position by walking down with the count of each cell.
  *
  * <p>Counting a large area to a deep zoom and reading its geometry cost time, so plans are kept: the last
- * {@link #KEPT} of them, by spec.
+ * {@link #KEPT} of them, by spec (a plan of a large coverage holds its indexed geometry: megabytes). An iterator
+ * keeps its plan, so a plan dropped from here meanwhile is not read again under it.
  */
 final class AreaPlan implements MetatilePlan {
 
-    static final int KEPT = 16;
+    static final int KEPT = 4;
 
     private static final Map<JobSpec, AreaPlan> PLANS = new LinkedHashMap<>(KEPT, 0.75f, true) {
         @Override

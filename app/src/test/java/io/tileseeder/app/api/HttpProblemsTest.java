@@ -38,9 +38,9 @@ class HttpProblemsTest {
 
     @Test
     void bodyOverTheLimitIs413() {
-        String body = "{\"layer\": \"" + "w".repeat(1024 * 1024) + "\"}";
+        String body = "{\"layer\": \"" + "w".repeat(4 * 1024 * 1024) + "\"}";
         assertThat(assertProblem(given().contentType(ContentType.JSON).body(body).when().post(JOBS).andReturn(), 413,
-                null)).contains("1048576");
+                null)).contains("4194304");
     }
 
     @Test

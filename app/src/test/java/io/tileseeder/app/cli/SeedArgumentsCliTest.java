@@ -89,7 +89,24 @@ class SeedArgumentsCliTest {
                         List.of("{dir}/broken.yaml")),
                 Arguments.of("layers file with an unknown key",
                         List.of("--layers", "{dir}/unknown-key.yaml", "--layer", "world", "--zoom", "0"),
-                        List.of("{dir}/unknown-key.yaml", "unknown key 'colour'")));
+                        List.of("{dir}/unknown-key.yaml", "unknown key 'colour'")),
+                Arguments.of("coverage file missing",
+                        List.of("--layer", "world", "--zoom", "0", "--coverage", "{dir}/nowhere.geojson"),
+                        List.of("--coverage", "{dir}/nowhere.geojson", "no such file")),
+                Arguments.of("coverage file not JSON",
+                        List.of("--layer", "world", "--zoom", "0", "--coverage", "{dir}/broken.yaml"),
+                        List.of("--coverage", "{dir}/broken.yaml", "is not JSON")),
+                Arguments.of("coverage file of a line",
+                        List.of("--layer", "world", "--zoom", "0", "--coverage", "{dir}/line.geojson"),
+                        List.of("coverage", "holds a LineString, which has no area")),
+                Arguments.of("unknown layer coverage",
+                        List.of("--layer", "world", "--zoom", "0", "--coverage", "europe"),
+                        List.of("coverage", "no coverage 'europe'", "africa")),
+                Arguments.of("tile list missing", List.of("--layer", "world", "--zoom", "0", "--tiles", "{dir}/none"),
+                        List.of("--tiles", "{dir}/none", "no such file")),
+                Arguments.of("tile list with a bad line",
+                        List.of("--layer", "world", "--zoom", "0", "--tiles", "{dir}/bad.list"),
+                        List.of("tiles", "line 2", "'14/1'")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -98,6 +115,8 @@ class SeedArgumentsCliTest {
                                         QuarkusMainLauncher launcher) throws IOException {
         Files.writeString(dir.resolve("broken.yaml"), BROKEN_YAML);
         Files.writeString(dir.resolve("unknown-key.yaml"), UNKNOWN_KEY);
+        Files.writeString(dir.resolve("line.geojson"), "{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]}");
+        Files.writeString(dir.resolve("bad.list"), "14/8508/5489\n14/1\n");
         Path out = dir.resolve("out");
         List<String> command = new ArrayList<>(List.of("seed", "--out", out.toString()));
         args.forEach(arg -> command.add(arg.replace("{dir}", dir.toString())));

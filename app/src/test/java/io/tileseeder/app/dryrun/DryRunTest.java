@@ -2,6 +2,7 @@ package io.tileseeder.app.dryrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.app.Engine;
 import io.tileseeder.app.settings.Settings;
@@ -11,6 +12,7 @@ import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerCatalogFile;
 import java.nio.file.Files;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -60,6 +63,33 @@ class DryRunTest {
             JobStatus seeded = engine.jobs().awaitFinal(id, Duration.ofSeconds(60)).orElseThrow()
                     .get(90, TimeUnit.SECONDS);
             assertThat(seeded.state()).isEqualTo(JobState.SUCCEEDED);
+            assertThat(estimate.tilesWritten()).isEqualTo(seeded.counts().written());
+            assertThat(estimate.bytes()).isEqualTo(seeded.counts().bytes());
+        }
+    }
+
+    /** Over a coverage, whose metatiles store only some of their tiles, the estimate is exact as well. */
+    @Test
+    void aSampleOfEveryMetatileOfACoverageJobEstimatesExactlyWhatSeedingStores() throws Exception {
+        JobRequest africa = new JobRequest("world", null, new JobRequest.Zoom(0, 5), null, null, null, null, null,
+                null, Map.of(), TextNode.valueOf("africa"), null);
+        JobSpec spec = VALIDATOR.validate(africa);
+        DryRun dryRun = new DryRun(LAYERS, new FileTileStore(Files.createDirectory(temp.resolve("dry"))), 4, 256, 4);
+
+        DryRun.Estimate estimate = dryRun.estimate(spec);
+
+        MetatilePlan plan = MetatilePlan.of(spec);
+        assertThat(estimate.zooms()).extracting(DryRun.Zoom::tiles)
+                .containsExactlyElementsOf(IntStream.rangeClosed(0, 5).mapToObj(z -> plan.tileCount(z)).toList());
+        assertThat(estimate.metatiles()).isEqualTo(plan.taskCount()).isEqualTo(estimate.sampledMetatiles());
+        Settings settings = Settings.from(Settings.config(Map.of("seeder.store.path", temp.resolve("seeded")
+                .toString())));
+        try (Engine engine = Engine.embedded(settings)) {
+            String id = engine.jobs().submit(africa, null).id();
+            JobStatus seeded = engine.jobs().awaitFinal(id, Duration.ofSeconds(60)).orElseThrow()
+                    .get(90, TimeUnit.SECONDS);
+            assertThat(seeded.state()).isEqualTo(JobState.SUCCEEDED);
+            assertThat(seeded.tilesPlanned()).isEqualTo(estimate.tiles());
             assertThat(estimate.tilesWritten()).isEqualTo(seeded.counts().written());
             assertThat(estimate.bytes()).isEqualTo(seeded.counts().bytes());
         }

@@ -62,6 +62,8 @@ final class JobMetrics {
     /** Guards {@link #snapshot} alone: a scrape reads it while the job gauges are added or removed. */
     private final Object snapshotLock = new Object();
     private Snapshot snapshot;
+    /** Task counts of the unfinished jobs, by id. */
+    private final Map<String, Long> taskCounts = new HashMap<>();
 
     JobMetrics(MeterRegistry registry, JobStore store) {
         this.registry = registry;
@@ -79,13 +81,25 @@ final class JobMetrics {
                         .mapToLong(job -> job.tasksPlanned() - job.tasksDone()).sum())
                 .strongReference(true)
                 .description("Tasks planned without a result yet, over all unfinished jobs").register(registry);
-        Gauge.builder("seeder.tasks.remaining", this, m -> m.snapshot().unfinished().values().stream()
-                        .mapToLong(job -> Math.max(0, MetatilePlan.of(job.spec()).taskCount() - job.tasksDone())).sum())
+        Gauge.builder("seeder.tasks.remaining", this, JobMetrics::tasksRemaining)
                 .strongReference(true)
                 .description("Tasks without a result yet, planned or not, over all unfinished jobs, queued ones "
                         + "included: the work left").register(registry);
         resultsSucceeded = results("succeeded");
         resultsFailed = results("failed");
+    }
+
+    /**
+     * The tasks without a result of the unfinished jobs. A job's task count is kept by its id: one over an area is
+     * counted down its quadtree, which a scrape should not redo for every queued job.
+     */
+    private double tasksRemaining() {
+        Map<String, JobStatus> unfinished = snapshot().unfinished();
+        synchronized (taskCounts) {
+            taskCounts.keySet().retainAll(unfinished.keySet());
+            return unfinished.values().stream().mapToLong(job -> Math.max(0, taskCounts.computeIfAbsent(job.id(),
+                    id -> MetatilePlan.of(job.spec()).taskCount()) - job.tasksDone())).sum();
+        }
     }
 
     private Counter results(String outcome) {

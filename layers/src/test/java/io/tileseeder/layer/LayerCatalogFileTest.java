@@ -51,6 +51,7 @@ class LayerCatalogFileTest {
         assertThat(world.formats()).containsExactlyInAnyOrder(TileFormat.PNG, TileFormat.JPEG);
         assertThat(world.metatile()).isEqualTo(new MetatileSize(4, 4));
         assertThat(world.gutter()).isEqualTo(16);
+        assertThat(world.coverages()).containsOnlyKeys("africa");
         assertThat(world.emptyTiles()).isEqualTo(EmptyTilePolicy.SKIP);
         assertThat(vector(world).data()).containsExactly(LayerConfig.DataFile.resource("layers/world/countries.geojson"));
         assertThat(vector(world).style()).isNotEmpty().allSatisfy(rule -> {
@@ -240,6 +241,30 @@ class LayerCatalogFileTest {
 
     private static Arguments mistake(String name, String yaml, String key) {
         return Arguments.of(name, yaml, key);
+    }
+
+    @Test
+    void aLayersCoveragesAreReadAtLoadAndABadOneStopsItNamingTheFile() throws Exception {
+        Files.createDirectories(dir.resolve("areas"));
+        Files.writeString(dir.resolve("areas/square.geojson"),
+                "{\"type\":\"Polygon\",\"coordinates\":[[[10,10],[20,10],[20,20],[10,20],[10,10]]]}");
+        Files.writeString(dir.resolve("areas/line.geojson"), "{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]}");
+
+        LayerConfig layer = LayerCatalogFile.read(write(withKey("coverages: {square: areas/square.geojson}")))
+                .layer("good").orElseThrow();
+        assertThat(layer.coverages()).containsOnlyKeys("square");
+        assertThat(layer.info().coverages().get("square")).contains("Polygon");
+
+        Path bad = write(withKey("coverages: {line: areas/line.geojson}"));
+        assertThatThrownBy(() -> LayerCatalogFile.read(bad)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining("coverages.line").hasMessageContaining(dir.resolve("areas/line.geojson").toString())
+                .hasMessageContaining("holds a LineString, which has no area");
+        Path missing = write(withKey("coverages: {gone: areas/gone.geojson}"));
+        assertThatThrownBy(() -> LayerCatalogFile.read(missing)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining("coverages.gone").hasMessageContaining("no such file");
+        Path badName = write(withKey("coverages: {\"a b\": areas/square.geojson}"));
+        assertThatThrownBy(() -> LayerCatalogFile.read(badName)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining("'a b'");
     }
 
     /** The minimal layer with one more key. */

@@ -1,10 +1,11 @@
 package io.tileseeder.area;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.grid.Bounds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryCollection;
@@ -34,6 +35,7 @@ public final class Coverages {
     /** The grid of {@link #DECIMALS}: a geometry snapped to it stays valid, and is written exactly. */
     private static final PrecisionModel GRID = new PrecisionModel(1e7);
     private static final GeometryFactory FACTORY = new GeometryFactory(new PrecisionModel(), 4326);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Coverages() {
     }
@@ -57,27 +59,19 @@ public final class Coverages {
      *                                  CRS84, more than {@code maxVertices} vertices, or nothing inside the bbox
      */
     public static Geometry parse(String geojson, Bounds bbox, int maxVertices) {
+        try {
+            GeoJsonShape.check(JSON.readTree(geojson), maxVertices);
+        } catch (JsonProcessingException e) {
+            throw new InvalidCoverageException("is not JSON: " + e.getOriginalMessage());
+        }
         Geometry read;
         try {
             read = new GeoJsonReader(FACTORY).read(geojson);
         } catch (ParseException | RuntimeException e) {
             throw new InvalidCoverageException("is not GeoJSON this server reads: " + e.getMessage());
         }
-        if (read == null) {
-            throw new InvalidCoverageException("has no geometry");
-        }
-        if (read.getNumPoints() > maxVertices) {
-            throw new InvalidCoverageException("has " + read.getNumPoints() + " vertices, more than the limit of "
-                    + maxVertices + "; simplify it");
-        }
         List<Geometry> polygons = new ArrayList<>();
-        collectPolygons(read, polygons, true);
-        for (Coordinate c : read.getCoordinates()) {
-            if (!(c.x >= -180 && c.x <= 180 && c.y >= -90 && c.y <= 90)) {
-                throw new InvalidCoverageException("has the point (" + c.x + ", " + c.y + ") outside CRS84: "
-                        + "coordinates are longitude -180..180, then latitude -90..90");
-            }
-        }
+        collectPolygons(read, polygons);
         Geometry union = UnaryUnionOp.union(polygons.stream().map(GeometryFixer::fix).toList(), FACTORY);
         if (union == null || union.getArea() == 0) {
             throw new InvalidCoverageException("has no polygon with an area");
@@ -85,7 +79,8 @@ public final class Coverages {
         Geometry clipped = GeometryPrecisionReducer.reduce(union.intersection(FACTORY.toGeometry(
                 new Envelope(bbox.minX(), bbox.maxX(), bbox.minY(), bbox.maxY()))), GRID);
         List<Geometry> areas = new ArrayList<>();
-        collectPolygons(clipped, areas, false);
+        collectPolygons(clipped, areas);
+        areas.removeIf(polygon -> polygon.getArea() == 0);
         if (areas.isEmpty()) {
             throw new InvalidCoverageException("has no area inside the job's bbox " + bbox.minX() + ","
                     + bbox.minY() + "," + bbox.maxX() + "," + bbox.maxY());
@@ -113,22 +108,16 @@ public final class Coverages {
         return writer.write(coverage);
     }
 
-    /**
-     * Adds the polygons that are not empty; with {@code strict}, anything else that is not empty is an error, and
-     * without, a polygon must have an area.
-     */
-    private static void collectPolygons(Geometry geometry, List<Geometry> into, boolean strict) {
+    /** Adds the polygons (the only geometries {@link GeoJsonShape} lets through, and what a clip leaves with them). */
+    private static void collectPolygons(Geometry geometry, List<Geometry> into) {
         if (geometry instanceof Polygon polygon) {
-            if (!polygon.isEmpty() && (strict || polygon.getArea() > 0)) {
+            if (!polygon.isEmpty()) {
                 into.add(polygon);
             }
         } else if (geometry instanceof GeometryCollection collection) {
             for (int i = 0; i < collection.getNumGeometries(); i++) {
-                collectPolygons(collection.getGeometryN(i), into, strict);
+                collectPolygons(collection.getGeometryN(i), into);
             }
-        } else if (strict && !geometry.isEmpty()) {
-            throw new InvalidCoverageException("holds a " + geometry.getGeometryType() + ", which has no area; a "
-                    + "coverage holds Polygons and MultiPolygons");
         }
     }
 }

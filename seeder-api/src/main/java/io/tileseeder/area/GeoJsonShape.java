@@ -91,8 +91,10 @@ final class GeoJsonShape {
             for (int p = 0; p < ring.size(); p++) {
                 position(ring.get(p), at + "[" + p + "]");
             }
-            if (!ring.get(0).get(0).equals(ring.get(ring.size() - 1).get(0))
-                    || !ring.get(0).get(1).equals(ring.get(ring.size() - 1).get(1))) {
+            JsonNode first = ring.get(0);
+            JsonNode last = ring.get(ring.size() - 1);
+            if (first.get(0).doubleValue() != last.get(0).doubleValue()
+                    || first.get(1).doubleValue() != last.get(1).doubleValue()) {
                 throw shape(at, "a ring must end at the position it starts from");
             }
         }

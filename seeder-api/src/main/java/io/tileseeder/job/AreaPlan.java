@@ -44,10 +44,15 @@ final class AreaPlan implements MetatilePlan {
     private final Area area;
     /** log2 of the metatile's side. */
     private final int shift;
-    /** The tiles of the area at each zoom level, 0..maxZoom. */
+    /** The tiles of the area at each zoom level, 0..maxZoom, as the walk down the quadtree finds them. */
     private final long[] cells;
+    /** The metatiles holding tiles of the area at each zoom level, 0..maxZoom. */
+    private final long[] metatiles;
+    private final long maxTiles;
+    private long counted;
 
-    private AreaPlan(JobSpec spec) {
+    /** @throws TooManyTiles once the job's tiles are more than {@code maxTiles} (counting stops there) */
+    private AreaPlan(JobSpec spec, long maxTiles) {
         int side = spec.metatile().width();
         if (!isPowerOfTwoSquare(spec.metatile().width(), spec.metatile().height())) {
             throw new IllegalArgumentException("a plan over an area needs square metatiles of 1, 2, 4, 8 or 16 tiles "
@@ -58,25 +63,45 @@ final class AreaPlan implements MetatilePlan {
         this.area = spec.area().area(tms);
         this.shift = Integer.numberOfTrailingZeros(side);
         this.cells = new long[spec.maxZoom() + 1];
+        this.metatiles = new long[spec.maxZoom() + 1];
+        this.maxTiles = maxTiles;
         for (int y = 0; y < tms.matrixHeight(0); y++) {
             for (int x = 0; x < tms.matrixWidth(0); x++) {
                 count(0, x, y);
             }
         }
+        for (int z = 0; z < Math.min(shift, cells.length); z++) {
+            metatiles[z] = Math.min(1, cells[z]);
+        }
     }
 
     static AreaPlan of(JobSpec spec) {
+        return of(spec, Long.MAX_VALUE);
+    }
+
+    /** @throws TooManyTiles if the job has more than {@code maxTiles} tiles */
+    static AreaPlan of(JobSpec spec, long maxTiles) {
         synchronized (PLANS) {
             AreaPlan plan = PLANS.get(spec);
             if (plan != null) {
+                if (plan.tileCount() > maxTiles) {
+                    throw new TooManyTiles();
+                }
                 return plan;
             }
         }
-        AreaPlan plan = new AreaPlan(spec);
+        AreaPlan plan = new AreaPlan(spec, maxTiles);
         synchronized (PLANS) {
             PLANS.put(spec, plan);
         }
         return plan;
+    }
+
+    /** Counting stopped: the job has more tiles than it may. */
+    static final class TooManyTiles extends RuntimeException {
+        TooManyTiles() {
+            super(null, null, false, false);
+        }
     }
 
     /** Whether a metatile of {@code width × height} tiles can plan an area. */
@@ -84,21 +109,51 @@ final class AreaPlan implements MetatilePlan {
         return width == height && Integer.bitCount(width) == 1;
     }
 
-    private void count(int z, int x, int y) {
+    /**
+     * Counts the tiles of the cell and its descendants, and the metatiles whose cell it is; answers the zoom levels
+     * at which it holds tiles, one bit each. A cell whose descendants all turn out outside (an area thinner than
+     * the tests' precision along the cell's middle) holds its own tile and no metatile of deeper zoom levels.
+     */
+    private long count(int z, int x, int y) {
         Overlap overlap = area.overlap(z, x, y);
         if (overlap == Overlap.OUTSIDE) {
-            return;
+            return 0;
         }
         if (overlap == Overlap.INSIDE) {
             for (int level = z; level < cells.length; level++) {
-                cells[level] += 1L << (2 * (level - z));
+                long inside = 1L << (2 * (level - z));
+                cells[level] += inside;
+                if (level + shift < cells.length) {
+                    metatiles[level + shift] += inside;
+                }
+                spend(level, inside);
             }
-            return;
+            return levelsFrom(z);
         }
         cells[z]++;
+        spend(z, 1);
+        long levels = 1L << z;
         if (z + 1 < cells.length) {
             for (int i = 0; i < 4; i++) {
-                count(z + 1, 2 * x + (i & 1), 2 * y + (i >> 1));
+                levels |= count(z + 1, 2 * x + (i & 1), 2 * y + (i >> 1));
+            }
+        }
+        if (z + shift < cells.length && (levels & 1L << (z + shift)) != 0) {
+            metatiles[z + shift]++;
+        }
+        return levels;
+    }
+
+    /** Bits {@code z..maxZoom}. */
+    private long levelsFrom(int z) {
+        return (1L << cells.length) - (1L << z);
+    }
+
+    private void spend(int level, long tiles) {
+        if (level >= spec.minZoom()) {
+            counted += tiles;
+            if (counted > maxTiles) {
+                throw new TooManyTiles();
             }
         }
     }
@@ -110,7 +165,7 @@ final class AreaPlan implements MetatilePlan {
 
     @Override
     public long taskCount(int z) {
-        return z >= shift ? cells[z - shift] : Math.min(1, cells[z]);
+        return metatiles[z];
     }
 
     @Override
@@ -147,8 +202,8 @@ final class AreaPlan implements MetatilePlan {
         }
     }
 
-    /** How many tiles of zoom {@code level} in the cell are in the area. */
-    private long countAt(Cell cell, int level) {
+    /** How many cells of {@code level} in the cell hold tiles of zoom {@code z}: the metatiles of zoom z in it. */
+    private long countAt(Cell cell, int level, int z) {
         Overlap overlap = overlap(cell);
         if (overlap == Overlap.OUTSIDE) {
             return 0;
@@ -157,13 +212,27 @@ final class AreaPlan implements MetatilePlan {
             return 1L << (2 * (level - cell.z));
         }
         if (cell.z == level) {
-            return 1;
+            return holdsTile(cell, z) ? 1 : 0;
         }
         long count = 0;
         for (int i = 0; i < 4; i++) {
-            count += countAt(new Cell(cell.z + 1, 2 * cell.x + (i & 1), 2 * cell.y + (i >> 1), false), level);
+            count += countAt(new Cell(cell.z + 1, 2 * cell.x + (i & 1), 2 * cell.y + (i >> 1), false), level, z);
         }
         return count;
+    }
+
+    /** Whether the walk from the cell down finds a tile of zoom {@code z}. */
+    private boolean holdsTile(Cell cell, int z) {
+        Overlap overlap = overlap(cell);
+        if (overlap != Overlap.PARTIAL || cell.z == z) {
+            return overlap != Overlap.OUTSIDE;
+        }
+        for (int i = 0; i < 4; i++) {
+            if (holdsTile(new Cell(cell.z + 1, 2 * cell.x + (i & 1), 2 * cell.y + (i >> 1), false), z)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Adds the tiles of zoom {@code level} in the cell that are in the area. */
@@ -202,7 +271,7 @@ final class AreaPlan implements MetatilePlan {
                 enterZoom();
                 while (skip > 0) {
                     Cell cell = stack.pop();
-                    long count = countAt(cell, level);
+                    long count = countAt(cell, level, z);
                     if (count <= skip) {
                         skip -= count;
                     } else {
@@ -240,8 +309,8 @@ final class AreaPlan implements MetatilePlan {
             while (z <= spec.maxZoom()) {
                 if (z < shift) {
                     // One metatile holds the whole zoom level: its tiles are those of the area, from the roots.
-                    PlannedMetatile task = taskCount(z) == 0 ? null : task(new Metatile(tms, z, 0, 0, spec.metatile()),
-                            new ArrayList<>(stack), false);
+                    PlannedMetatile task = task(new Metatile(tms, z, 0, 0, spec.metatile()), new ArrayList<>(stack),
+                            false);
                     z++;
                     if (z <= spec.maxZoom()) {
                         enterZoom();
@@ -258,8 +327,12 @@ final class AreaPlan implements MetatilePlan {
                         continue;
                     }
                     if (cell.z == level) {
-                        return task(new Metatile(tms, z, cell.x, cell.y, spec.metatile()), List.of(cell),
-                                overlap == Overlap.INSIDE);
+                        PlannedMetatile task = task(new Metatile(tms, z, cell.x, cell.y, spec.metatile()),
+                                List.of(cell), overlap == Overlap.INSIDE);
+                        if (task != null) {
+                            return task;
+                        }
+                        continue;
                     }
                     pushChildren(stack, cell, overlap == Overlap.INSIDE);
                 }
@@ -271,7 +344,10 @@ final class AreaPlan implements MetatilePlan {
             return null;
         }
 
-        /** The task of {@code metatile}, whose tiles in the area are those of zoom z in {@code cells}. */
+        /**
+         * The task of {@code metatile}, whose tiles in the area are those of zoom z in {@code cells}; null if there
+         * are none.
+         */
         private PlannedMetatile task(Metatile metatile, List<Cell> cells, boolean inside) {
             if (inside) {
                 return new PlannedMetatile(seq++, metatile, metatile.tiles());
@@ -279,6 +355,9 @@ final class AreaPlan implements MetatilePlan {
             List<int[]> tiles = new ArrayList<>();
             for (Cell cell : cells) {
                 collect(cell, z, tiles);
+            }
+            if (tiles.isEmpty()) {
+                return null;
             }
             int minX = Integer.MAX_VALUE;
             int minY = Integer.MAX_VALUE;

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
@@ -77,16 +78,17 @@ public final class JobSpecValidator {
                 : request.tiles() != null ? tileList(request.tiles(), tms, layer) : null;
         JobSpec spec = new JobSpec(layer.name(), tms, zoom[0], zoom[1], bbox, format, mode, metatile,
                 request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area);
-        long tiles = spec.tileCount();
-        if (tiles == 0) {
+        OptionalLong tiles = MetatilePlan.tileCount(spec, limits.maxTilesPerJob());
+        if (tiles.isEmpty()) {
+            long exact = area == null ? MetatilePlan.of(spec).tileCount() : -1;
+            throw new InvalidJobException(List.of(new FieldError("zoom", "the job would have "
+                    + (exact >= 0 ? exact + " tiles, more than" : "more tiles than") + " the limit of "
+                    + limits.maxTilesPerJob() + " tiles per job; lower zoom.max, narrow the "
+                    + (area == null ? "bbox" : "area") + " or split the job")));
+        }
+        if (tiles.getAsLong() == 0) {
             throw invalid("coverage", "holds no tile of " + tms.id() + " (WebMercatorQuad ends at latitude "
                     + "±85.0511°)");
-        }
-        if (tiles > limits.maxTilesPerJob()) {
-            throw new InvalidJobException(List.of(new FieldError("zoom", "the job would have " + tiles
-                    + " tiles, more than the limit of " + limits.maxTilesPerJob()
-                    + " tiles per job; lower zoom.max, narrow the " + (area == null ? "bbox" : "area")
-                    + " or split the job")));
         }
         return spec;
     }
@@ -114,8 +116,10 @@ public final class JobSpecValidator {
                     + "FeatureCollection) or the name of one of the layer's coverages");
         }
         try {
+            // A layer's coverage is the operator's: the limit is for what clients send.
+            int maxVertices = name == null ? limits.maxCoverageVertices() : Integer.MAX_VALUE;
             return new JobArea(JobArea.Kind.COVERAGE, name,
-                    Coverages.write(Coverages.parse(geojson, bbox, limits.maxCoverageVertices())));
+                    Coverages.write(Coverages.parse(geojson, bbox, maxVertices)));
         } catch (Coverages.InvalidCoverageException e) {
             throw invalid("coverage", e.getMessage());
         }

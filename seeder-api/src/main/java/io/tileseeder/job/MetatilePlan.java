@@ -1,6 +1,7 @@
 package io.tileseeder.job;
 
 import java.util.Iterator;
+import java.util.OptionalLong;
 
 /**
  * The metatile tasks of a job, as a stream, zoom by zoom and numbered from 0. Nothing is held in memory beyond the
@@ -15,6 +16,22 @@ public interface MetatilePlan extends Iterable<PlannedMetatile> {
     /** The plan of {@code spec}: over its bbox, or over its area. */
     static MetatilePlan of(JobSpec spec) {
         return spec.area() == null ? new BboxPlan(spec) : AreaPlan.of(spec);
+    }
+
+    /**
+     * The tiles of {@code spec}, or empty if they are more than {@code atMost}: counting an area down its quadtree
+     * stops there rather than walk a deep edge for a job that is refused anyway.
+     */
+    static OptionalLong tileCount(JobSpec spec, long atMost) {
+        if (spec.area() == null) {
+            long tiles = new BboxPlan(spec).tileCount();
+            return tiles > atMost ? OptionalLong.empty() : OptionalLong.of(tiles);
+        }
+        try {
+            return OptionalLong.of(AreaPlan.of(spec, atMost).tileCount());
+        } catch (AreaPlan.TooManyTiles e) {
+            return OptionalLong.empty();
+        }
     }
 
     JobSpec spec();

@@ -103,6 +103,67 @@ class JobAreaValidationTest {
     }
 
     @Test
+    void aSliverAlongACellsMiddlePlansConsistentlyOrNotAtAll() {
+        // Clipped to the bbox, 1 cm of this rectangle is left on longitude 0, the middle of the zoom 0 tile: thinner
+        // than the precision the cells are tested with, so the zoom 0 tile holds it and no tile of zoom 1 does.
+        String sliver = "{\"type\":\"Polygon\",\"coordinates\":[[[-10,40],[1e-7,40],[1e-7,50],[-10,50],[-10,40]]]}";
+        JobSpec spec = validator.validate(request(List.of(0.0, 40.0, 10.0, 50.0), json(sliver), null));
+        MetatilePlan plan = MetatilePlan.of(spec);
+        long tasks = 0;
+        long tiles = 0;
+        for (PlannedMetatile task : plan) {
+            assertThat(task.seq()).isEqualTo(tasks++);
+            assertThat(task.tileCount()).isPositive();
+            tiles += task.tileCount();
+        }
+        assertThat(tasks).isEqualTo(plan.taskCount());
+        assertThat(tiles).isEqualTo(plan.tileCount()).isPositive();
+        for (long k = 0; k <= tasks; k++) {
+            assertThat(plan.from(k).hasNext()).isEqualTo(k < tasks);
+        }
+    }
+
+    @Test
+    void aCoverageOverTheTileLimitIsRefusedWithoutCountingItToTheEnd() {
+        JobSpecValidator small = new JobSpecValidator(LayerCatalog.of(LAYER), new JobLimits(10, 4, 50, 20));
+        assertThat(catchThrowableOfType(InvalidJobException.class, () -> small.validate(coverage(json(SQUARE))))
+                .errors()).containsExactly(new FieldError("zoom", "the job would have more tiles than the limit of 10 "
+                + "tiles per job; lower zoom.max, narrow the area or split the job"));
+    }
+
+    @Test
+    void countingStopsPastTheLimitAndAnExactLimitIsNotPast() {
+        JobSpec fresh = new JobSpec("world", TileMatrixSet.WORLD_CRS84_QUAD, 2, 7, Bounds.WORLD_CRS84, TileFormat.PNG,
+                Mode.SEED, MetatileSize.DEFAULT, null, 0, Map.of(), new JobArea(JobArea.Kind.COVERAGE, null,
+                "{\"type\":\"Polygon\",\"coordinates\":[[[-3,-3],[33,-3],[7,29],[-3,-3]]]}"));
+        assertThat(MetatilePlan.tileCount(fresh, 5)).as("stopped past 5").isEmpty();
+        long tiles = MetatilePlan.of(fresh).tileCount();
+        assertThat(tiles).isGreaterThan(5);
+        assertThat(MetatilePlan.tileCount(fresh, tiles)).hasValue(tiles);
+        assertThat(MetatilePlan.tileCount(fresh, tiles - 1)).isEmpty();
+    }
+
+    @Test
+    void aRingClosedWithTheSameNumberWrittenOtherwiseIsClosed() {
+        String ring = "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[10,0],[10,10],[0.0,0.0]]]}";
+        assertThat(validator.validate(coverage(json(ring))).tileCount()).isPositive();
+    }
+
+    @Test
+    void aLayersCoverageIsNotHeldToTheVertexLimitOfWhatClientsSend() {
+        StringBuilder ring = new StringBuilder("[[0,0]");
+        for (int i = 1; i < 60; i++) {
+            ring.append(",[").append(Math.cos(i * 0.1)).append(',').append(Math.sin(i * 0.1)).append(']');
+        }
+        String detailed = "{\"type\":\"Polygon\",\"coordinates\":[" + ring + ",[0,0]]]}";
+        LayerInfo layer = new LayerInfo("world", "World", "", 0, 10, Set.of(TileMatrixSet.WEB_MERCATOR_QUAD),
+                Set.of(TileFormat.PNG), MetatileSize.DEFAULT, new MetatileSize(16, 16),
+                Map.of("detailed", Coverages.write(Coverages.parse(detailed, Bounds.WORLD_CRS84, Integer.MAX_VALUE))));
+        JobSpecValidator limited = new JobSpecValidator(LayerCatalog.of(layer), new JobLimits(1_000_000, 4, 50, 20));
+        assertThat(limited.validate(coverage(TextNode.valueOf("detailed"))).tileCount()).isPositive();
+    }
+
+    @Test
     void aTileListAsLinesOrAsAnArrayPlansTheSameTiles() {
         JobSpec lines = validator.validate(tiles(TextNode.valueOf("3/4/2\n\n  3/4/3 \n3/4/2\n")));
         JobSpec array = validator.validate(tiles(json("[\"3/4/3\", \"3/4/2\"]")));

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.area.TileLists;
+import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.IdempotencyConflictException;
@@ -34,7 +35,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
 
 /**
@@ -50,8 +53,10 @@ import java.util.logging.Logger;
  *
  * <p>An event that is not valid (not JSON, an unknown version, layer or matrix set, a bad tile line) is dropped with
  * a warning naming where it was read: nothing would ever make it valid. A batch whose job is refused as invalid is
- * dropped the same way; one refused for a while (the queue is full, a store is down) stays, and {@link #waiting()}
- * tells the feed to stop reading until it is submitted. Not thread-safe: the feed's one thread calls it.
+ * split in halves, which are tried in its place (a list whose tiles, ancestors and descendants are more than a job
+ * may have), down to single tiles, which are dropped; one refused for a while (the queue is full, a store is down)
+ * stays, and {@link #waiting()} tells the feed to stop reading until it is submitted. Not thread-safe: the feed's
+ * one thread calls it (the gauge reads a count it keeps).
  */
 public final class ExpiryReseeds {
 
@@ -74,11 +79,26 @@ public final class ExpiryReseeds {
         final Instant first;
         final TreeSet<TileCoord> tiles = new TreeSet<>(TileLists.ORDER);
         final TreeSet<String> sources = new TreeSet<>();
+        /** Per partition, the offset of the batch's first event there. */
         final Map<String, Long> firstOffsets = new HashMap<>();
 
         Batch(Key key, Instant first) {
             this.key = key;
             this.first = first;
+        }
+
+        /** Two batches of the same events, each with half of the tiles. */
+        List<Batch> halves() {
+            List<Batch> halves = List.of(new Batch(key, first), new Batch(key, first));
+            int i = 0;
+            for (TileCoord tile : tiles) {
+                halves.get(i++ < tiles.size() / 2 ? 0 : 1).tiles.add(tile);
+            }
+            for (Batch half : halves) {
+                half.sources.addAll(sources);
+                half.firstOffsets.putAll(firstOffsets);
+            }
+            return halves;
         }
     }
 
@@ -94,6 +114,8 @@ public final class ExpiryReseeds {
     private final Counter submitted;
     private final Counter refused;
     private Instant retryAt = Instant.MIN;
+    /** The tiles held, for the gauge a scrape reads from another thread. */
+    private final AtomicLong tilesHeld = new AtomicLong();
 
     public ExpiryReseeds(Submitter submitter, LayerCatalog layers, JobLimits limits, ExpirySettings settings,
                          Clock clock, MeterRegistry registry) {
@@ -106,7 +128,7 @@ public final class ExpiryReseeds {
         this.invalid = events(registry, "invalid");
         this.submitted = jobs(registry, "submitted");
         this.refused = jobs(registry, "refused");
-        Gauge.builder("seeder.expiry.tiles.held", this, ExpiryReseeds::tilesHeld)
+        Gauge.builder("seeder.expiry.tiles.held", tilesHeld, AtomicLong::get)
                 .description("Expired tiles merged into reseed jobs not submitted yet").register(registry);
     }
 
@@ -136,7 +158,8 @@ public final class ExpiryReseeds {
                         + ExpiryEvent.VERSION);
             }
             key = key(event);
-            tiles = TileLists.parse(TileLists.text(event.tiles()), key.tileMatrixSet(), key.maxZoom(), limits.maxListTiles());
+            tiles = TileLists.parse(TileLists.text(event.tiles()), key.tileMatrixSet(),
+                    layers.find(key.layer()).orElseThrow().maxZoom(), limits.maxListTiles());
         } catch (IOException | IllegalArgumentException e) {
             invalid.increment();
             LOG.warning(() -> where + " dropped: " + e.getMessage().lines().findFirst().orElse(""));
@@ -160,6 +183,7 @@ public final class ExpiryReseeds {
         batch.sources.add(event.source());
         batch.firstOffsets.putIfAbsent(partition, offset);
         merged.increment();
+        tilesHeld.set(countHeld());
         return true;
     }
 
@@ -201,11 +225,19 @@ public final class ExpiryReseeds {
         if (now.isBefore(retryAt)) {
             return;
         }
+        try {
+            submitReady(now);
+        } finally {
+            tilesHeld.set(countHeld());
+        }
+    }
+
+    private void submitReady(Instant now) {
         while (!ready.isEmpty()) {
             Batch batch = ready.peek();
             JobRequest request = request(batch);
             try {
-                String id = submitter.submit(request, idempotencyKey(request));
+                String id = submitter.submit(request, idempotencyKey(request, batch.firstOffsets));
                 submitted.increment();
                 LOG.info(() -> "reseed job " + id + " submitted for " + batch.tiles.size() + " expired tiles of layer "
                         + batch.key.layer() + " from " + batch.sources);
@@ -213,9 +245,21 @@ public final class ExpiryReseeds {
                 LOG.info(() -> "the reseed of " + batch.tiles.size() + " expired tiles of layer " + batch.key.layer()
                         + " was submitted before with other settings: " + e.getMessage());
             } catch (InvalidJobException e) {
-                refused.increment();
-                LOG.warning(() -> "the reseed of " + batch.tiles.size() + " expired tiles of layer " + batch.key.layer()
-                        + " from " + batch.sources + " was refused, and dropped: " + e.getMessage());
+                ready.remove();
+                if (batch.tiles.size() > 1) {
+                    // Too many tiles for one job, with their ancestors and descendants: half as many may do.
+                    LOG.info(() -> "the reseed of " + batch.tiles.size() + " expired tiles of layer "
+                            + batch.key.layer() + " was refused (" + e.getMessage() + "); trying it in two halves");
+                    List<Batch> halves = batch.halves();
+                    ready.addFirst(halves.get(1));
+                    ready.addFirst(halves.get(0));
+                } else {
+                    refused.increment();
+                    LOG.warning(() -> "the reseed of expired tile " + batch.tiles.first() + " of layer "
+                            + batch.key.layer() + " from " + batch.sources + " was refused, and dropped: "
+                            + e.getMessage());
+                }
+                continue;
             } catch (RuntimeException e) {
                 retryAt = now.plus(RETRY);
                 LOG.warning(() -> "cannot submit the reseed of " + batch.tiles.size() + " expired tiles of layer "
@@ -243,15 +287,22 @@ public final class ExpiryReseeds {
         return held;
     }
 
-    private double tilesHeld() {
+    private long countHeld() {
         return open.values().stream().mapToLong(b -> b.tiles.size()).sum()
                 + ready.stream().mapToLong(b -> b.tiles.size()).sum();
     }
 
+    /**
+     * The batch's job: over its tile list, with the layer's metatile if it is a square of 1, 2, 4, 8 or 16 tiles (what
+     * a job over a tile list needs), else the largest such square within it.
+     */
     private JobRequest request(Batch batch) {
         Key key = batch.key;
+        MetatileSize layerMetatile = layers.find(key.layer()).orElseThrow().metatile();
+        int side = Integer.highestOneBit(Math.min(layerMetatile.width(), layerMetatile.height()));
         return new JobRequest(key.layer(), key.tileMatrixSet().id(), new JobRequest.Zoom(key.minZoom(), key.maxZoom()),
-                null, key.format().id(), Mode.RESEED.id(), null, null, settings.priority(),
+                null, key.format().id(), Mode.RESEED.id(), new JobRequest.Metatile(side, side), null,
+                settings.priority(),
                 Map.of("trigger", TRIGGER, "source", sources(batch.sources)), null,
                 TextNode.valueOf(TileLists.write(new ArrayList<>(batch.tiles))));
     }
@@ -276,13 +327,16 @@ public final class ExpiryReseeds {
                 .toString();
     }
 
-    /** The same batch read again after a crash is the same job. */
-    private static String idempotencyKey(JobRequest request) {
+    /**
+     * The same batch read again after a crash is the same job; the same tiles expired again later (other events, at
+     * other offsets) are another.
+     */
+    private static String idempotencyKey(JobRequest request, Map<String, Long> firstOffsets) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(
                     (request.layer() + "|" + request.tileMatrixSet() + "|" + request.format() + "|"
                             + request.zoom().min() + "|" + request.zoom().max() + "|" + request.labels().get("source")
-                            + "|" + request.tiles().textValue())
+                            + "|" + new TreeMap<>(firstOffsets) + "|" + request.tiles().textValue())
                             .getBytes(StandardCharsets.UTF_8));
             return TRIGGER + "-" + HexFormat.of().formatHex(digest, 0, 16);
         } catch (NoSuchAlgorithmException e) {

@@ -43,8 +43,13 @@ final class Admission {
      * See {@link JobService#submit}. A job is created QUEUED; when every unfinished job fits among the running ones
      * it starts at once (no queued job can be passed over then), else the queue starts what fits, best first.
      */
-    synchronized JobStatus submit(JobRequest request, String idempotencyKey) {
+    JobStatus submit(JobRequest request, String idempotencyKey) {
+        // Outside the lock: validating a job over an area counts its tiles down the area's quadtree.
         JobSpec spec = validator.validate(request);
+        return admit(spec, spec.tileCount(), idempotencyKey);
+    }
+
+    private synchronized JobStatus admit(JobSpec spec, long tiles, String idempotencyKey) {
         if (idempotencyKey != null) {
             Optional<JobStatus> existing = store.findByIdempotencyKey(idempotencyKey);
             if (existing.isPresent()) {
@@ -60,7 +65,7 @@ final class Admission {
                     + maxRunningJobs + " running and " + maxQueuedJobs + " queued; wait for one to finish or cancel one");
         }
         String id = UUID.randomUUID().toString();
-        JobStatus job = store.create(JobStatus.queued(id, spec, spec.tileCount(), clock.instant(), idempotencyKey));
+        JobStatus job = store.create(JobStatus.queued(id, spec, tiles, clock.instant(), idempotencyKey));
         if (!job.id().equals(id)) {
             return job; // another replica created a job with this idempotency key meanwhile
         }

@@ -155,17 +155,63 @@ class ExpiryReseedsTest {
     }
 
     @Test
-    void theSameBatchHasTheSameIdempotencyKeyAndAnotherAnother() {
-        for (int i = 0; i < 2; i++) {
-            add("{\"v\":1,\"layer\":\"world\",\"source\":\"a\",\"tiles\":\"8/1/2\"}", 0, i);
+    void theSameBatchReadAgainHasTheSameIdempotencyKeyAndTheSameTilesExpiredAgainAnother() {
+        for (long offset : new long[] {0, 0, 1}) {
+            add("{\"v\":1,\"layer\":\"world\",\"source\":\"a\",\"tiles\":\"8/1/2\"}", 0, offset);
             clock.advance(WINDOW);
             reseeds.submitDue();
         }
-        add("{\"v\":1,\"layer\":\"world\",\"source\":\"b\",\"tiles\":\"8/1/2\"}", 0, 2);
+        add("{\"v\":1,\"layer\":\"world\",\"source\":\"b\",\"tiles\":\"8/1/2\"}", 0, 1);
         clock.advance(WINDOW);
         reseeds.submitDue();
-        assertThat(keys).hasSize(3);
-        assertThat(keys.get(0)).startsWith("tile-expiry-").isEqualTo(keys.get(1)).isNotEqualTo(keys.get(2));
+        assertThat(keys).hasSize(4);
+        assertThat(keys.get(0)).startsWith("tile-expiry-").isEqualTo(keys.get(1));
+        assertThat(keys.subList(1, 4)).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void tilesBelowTheEventsZoomLevelsReseedTheirAncestors() {
+        assertThat(add("{\"v\":1,\"layer\":\"world\",\"source\":\"a\",\"tiles\":\"10/5/6\","
+                + "\"zoom\":{\"min\":2,\"max\":4}}", 0, 0)).isTrue();
+        clock.advance(WINDOW);
+        reseeds.submitDue();
+        assertThat(submitted).singleElement().satisfies(job -> {
+            assertThat(job.zoom()).isEqualTo(new JobRequest.Zoom(2, 4));
+            assertThat(job.metatile()).isEqualTo(new JobRequest.Metatile(4, 4));
+        });
+    }
+
+    @Test
+    void aListTooLargeForOneJobIsSplitUntilItsPartsFitAndALoneTileTooLargeIsDropped() {
+        JobLimits small = new JobLimits(100, 8, 100, 5);
+        ExpiryReseeds reseeds = new ExpiryReseeds((request, key) -> {
+            new JobSpecValidator(LAYERS, small).validate(request);
+            submitted.add(request);
+            return "job-" + submitted.size();
+        }, LAYERS, small, new ExpirySettings(WINDOW, 3, 0), clock, new SimpleMeterRegistry());
+        // Each z8 tile is 1 + 4 + 16 tiles at z8-10 and 1 at each of z0-7 (some shared): all five are over 100.
+        reseeds.add(("{\"v\":1,\"layer\":\"world\",\"source\":\"a\",\"tiles\":\"8/0/0\\n8/9/9\\n8/20/20\\n"
+                + "8/40/40\\n8/80/80\"}").getBytes(StandardCharsets.UTF_8), "p0", 0);
+        clock.advance(WINDOW);
+        reseeds.submitDue();
+        assertThat(submitted).extracting(r -> r.tiles().textValue().lines().count()).containsExactly(2L, 3L);
+        assertThat(reseeds.held()).isEmpty();
+
+        JobLimits tiny = new JobLimits(25, 8, 100, 5);
+        List<JobRequest> refusedAll = new ArrayList<>();
+        ExpiryReseeds dropping = new ExpiryReseeds((request, key) -> {
+            refusedAll.add(request);
+            new JobSpecValidator(LAYERS, tiny).validate(request);
+            return "never";
+        }, LAYERS, tiny, new ExpirySettings(WINDOW, 3, 0), clock, new SimpleMeterRegistry());
+        dropping.add("{\"v\":1,\"layer\":\"world\",\"source\":\"a\",\"tiles\":\"8/0/0\\n8/9/9\\n8/20/20\"}"
+                .getBytes(StandardCharsets.UTF_8), "p0", 3);
+        clock.advance(WINDOW);
+        dropping.submitDue();
+        assertThat(refusedAll).extracting(r -> r.tiles().textValue().lines().count())
+                .containsExactly(3L, 1L, 2L, 1L, 1L);
+        assertThat(dropping.held()).isEmpty();
+        assertThat(dropping.waiting()).isFalse();
     }
 
     @Test

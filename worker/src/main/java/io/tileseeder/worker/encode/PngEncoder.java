@@ -12,10 +12,14 @@ import java.util.zip.Deflater;
 /**
  * A PNG writer made for map tiles, written directly on {@link Deflater} and {@link CRC32} (no ImageIO).
  *
- * <p>It writes 8-bit truecolour with alpha (colour type 6) from the tile's ARGB ints, or, for layers known to be
- * opaque, 8-bit truecolour without alpha (colour type 2, see {@link #rgb(int)}), which drops the alpha byte.
- * Nothing is interlaced and there are no ancillary chunks: the file is signature, IHDR, IDAT (one, or several for
- * very large images), IEND.
+ * <p>A tile of at most 256 distinct colours (ARGB values; most map tiles: a fill, an outline, their antialiased
+ * blends) is written indexed (colour type 3): a PLTE of its colours, a tRNS of the alphas of those not opaque (they
+ * come first in the palette, so the chunk stops at the last of them), and 1, 2, 4 or 8 bits per pixel, the fewest
+ * that hold the palette. A tile of one colour is a 1-bit image of a few dozen bytes. Other tiles are written as 8-bit
+ * truecolour with alpha (colour type 6) from the tile's ARGB ints, or, for layers known to be opaque, 8-bit
+ * truecolour without alpha (colour type 2, see {@link #rgb(int)}), which drops the alpha byte (and an indexed tile
+ * of such a layer has no tRNS). Nothing is interlaced and there are no other ancillary chunks: the file is
+ * signature, IHDR, [PLTE, [tRNS]], IDAT (one, or several for very large images), IEND.
  *
  * <p>Why it is shaped this way:
  * <ul>
@@ -40,7 +44,8 @@ import java.util.zip.Deflater;
  * rows takes at the same level (see the {@code bench} module's {@code PngEncodeBenchmark}).
  *
  * <p>Instances are immutable and thread-safe; the {@link Deflater} and buffers are kept per thread per encoder and
- * reused. Output is lossless: every pixel, including the colour of fully transparent pixels, is written as given.
+ * reused. Output is lossless: every pixel, including the colour of fully transparent pixels, is written as given
+ * (two transparent pixels of different colours are two palette entries).
  */
 public final class PngEncoder implements TileEncoder {
 
@@ -57,7 +62,10 @@ public final class PngEncoder implements TileEncoder {
     private static final int IHDR = 0x49484452;
     private static final int IDAT = 0x49444154;
     private static final int IEND = 0x49454E44;
+    private static final int PLTE = 0x504C5445;
+    private static final int TRNS = 0x74524E53;
     private static final int COLOR_TYPE_RGB = 2;
+    private static final int COLOR_TYPE_INDEXED = 3;
     private static final int COLOR_TYPE_RGBA = 6;
     private static final byte FILTER_NONE = 0;
 
@@ -132,48 +140,97 @@ public final class PngEncoder implements TileEncoder {
     @Override
     public byte[] encode(TileView tile) {
         State s = state.get();
-        int width = tile.width();
-        int height = tile.height();
-        int bytesPerPixel = alpha ? 4 : 3;
-        long rowBytesLong = 1L + (long) width * bytesPerPixel;
-        if (rowBytesLong > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("tile too wide for one PNG row buffer: " + width);
-        }
-        int rowBytes = (int) rowBytesLong;
-        int rowsPerBlock = Math.max(1, Math.min(height, BLOCK_BYTES / rowBytes));
-        // One spare byte: the RGB path stores 4 bytes per pixel and advances by 3.
-        byte[] block = s.block(rowsPerBlock * rowBytes + 1);
+        int colours = s.palette.index(tile, alpha);
+        return colours > 0 ? indexed(tile, s, colours) : truecolour(tile, s);
+    }
 
-        Deflater deflater = s.deflater;
-        deflater.reset();
+    private byte[] truecolour(TileView tile, State s) {
+        int width = tile.width();
+        int bytesPerPixel = alpha ? 4 : 3;
+        long rowBytes = 1L + (long) width * bytesPerPixel;
+        int[] pixels = tile.pixels();
+        int stride = tile.scanlineStride();
+        int offset = tile.offset();
+        start(s, tile, rowBytes, 8, alpha ? COLOR_TYPE_RGBA : COLOR_TYPE_RGB);
+        return rows(s, tile.height(), rowBytes, (y, block, p) -> alpha
+                ? rgbaRow(pixels, offset + y * stride, width, block, p)
+                : rgbRow(pixels, offset + y * stride, width, block, p));
+    }
+
+    private byte[] indexed(TileView tile, State s, int colours) {
+        Palette palette = s.palette;
+        int bits = colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8;
+        int width = tile.width();
+        long rowBytes = 1L + ((long) width * bits + 7) / 8;
+        start(s, tile, rowBytes, bits, COLOR_TYPE_INDEXED);
+        int chunk = s.size;
+        s.putInt(3 * colours);
+        s.putInt(PLTE);
+        for (int i = 0; i < colours; i++) {
+            int argb = palette.colour(i);
+            s.putByte(argb >>> 16);
+            s.putByte(argb >>> 8);
+            s.putByte(argb);
+        }
+        s.putCrc(chunk + 4, s.size);
+        int translucent = alpha ? palette.translucent() : 0;
+        if (translucent > 0) {
+            chunk = s.size;
+            s.putInt(translucent);
+            s.putInt(TRNS);
+            for (int i = 0; i < translucent; i++) {
+                s.putByte(palette.colour(i) >>> 24);
+            }
+            s.putCrc(chunk + 4, s.size);
+        }
+        byte[] indices = palette.indices();
+        return rows(s, tile.height(), rowBytes, (y, block, p) -> packRow(indices, y * width, width, bits, block, p));
+    }
+
+    /** Writes the signature and IHDR, with room for an image of {@code rowBytes} rows. */
+    private static void start(State s, TileView tile, long rowBytes, int bitDepth, int colourType) {
+        if (rowBytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("tile too wide for one PNG row buffer: " + tile.width());
+        }
+        s.deflater.reset();
         s.size = 0;
         // A first guess at the size, so that a thread's first tile rarely grows the buffer twice.
-        s.ensureFree((int) Math.min(1 << 20, 128L + (long) rowBytes * height / 4));
-
+        s.ensureFree((int) Math.min(1 << 20, 128L + rowBytes * tile.height() / 4));
         s.put(SIGNATURE);
         int ihdrStart = s.size;
         s.putInt(13);
         s.putInt(IHDR);
-        s.putInt(width);
-        s.putInt(height);
-        s.putByte(8); // bit depth
-        s.putByte(alpha ? COLOR_TYPE_RGBA : COLOR_TYPE_RGB);
+        s.putInt(tile.width());
+        s.putInt(tile.height());
+        s.putByte(bitDepth);
+        s.putByte(colourType);
         s.putByte(0); // compression method: deflate
         s.putByte(0); // filter method: adaptive (per-row filter byte), every row uses type 0
         s.putByte(0); // interlace: none
         s.putCrc(ihdrStart + 4, s.size);
+    }
 
+    /** Writes one row's bytes after its filter byte into {@code block[p..]}; returns the new p. */
+    @FunctionalInterface
+    private interface RowWriter {
+        int write(int y, byte[] block, int p);
+    }
+
+    /** Deflates the rows, each with filter byte None, into IDAT chunks; writes IEND and returns the file. */
+    private byte[] rows(State s, int height, long rowBytesLong, RowWriter row) {
+        int rowBytes = (int) rowBytesLong;
+        int rowsPerBlock = Math.max(1, Math.min(height, BLOCK_BYTES / rowBytes));
+        // One spare byte: the RGB path stores 4 bytes per pixel and advances by 3.
+        byte[] block = s.block(rowsPerBlock * rowBytes + 1);
+        Deflater deflater = s.deflater;
         s.openIdat();
-        int[] pixels = tile.pixels();
-        int stride = tile.scanlineStride();
-        int rowStart = tile.offset();
         int y = 0;
         while (y < height) {
             int rows = Math.min(rowsPerBlock, height - y);
             int p = 0;
-            for (int r = 0; r < rows; r++, rowStart += stride) {
+            for (int r = 0; r < rows; r++) {
                 block[p++] = FILTER_NONE;
-                p = alpha ? rgbaRow(pixels, rowStart, width, block, p) : rgbRow(pixels, rowStart, width, block, p);
+                p = row.write(y + r, block, p);
             }
             y += rows;
             deflater.setInput(block, 0, p);
@@ -191,6 +248,26 @@ public final class PngEncoder implements TileEncoder {
         s.putInt(IEND);
         s.putCrc(s.size - 4, s.size);
         return Arrays.copyOf(s.out, s.size);
+    }
+
+    /** Packs {@code width} palette indices of {@code bits} bits, leftmost pixel in the high bits; returns the new p. */
+    private static int packRow(byte[] indices, int from, int width, int bits, byte[] dst, int p) {
+        if (bits == 8) {
+            System.arraycopy(indices, from, dst, p, width);
+            return p + width;
+        }
+        int perByte = 8 / bits;
+        int x = 0;
+        while (x < width) {
+            int packed = 0;
+            int n = Math.min(perByte, width - x);
+            for (int i = 0; i < n; i++) {
+                packed = packed << bits | indices[from + x + i];
+            }
+            dst[p++] = (byte) (packed << (bits * (perByte - n)));
+            x += n;
+        }
+        return p;
     }
 
     /** Writes {@code width} pixels from {@code src[from..]} as R, G, B, A to {@code dst[p..]}; returns the new p. */
@@ -223,6 +300,7 @@ public final class PngEncoder implements TileEncoder {
     private static final class State {
         final Deflater deflater;
         final CRC32 crc = new CRC32();
+        final Palette palette = new Palette();
         byte[] block = new byte[0];
         byte[] out = new byte[32 * 1024];
         int size;

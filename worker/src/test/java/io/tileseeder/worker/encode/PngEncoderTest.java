@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tileseeder.worker.render.TileView;
 
 import java.awt.image.BufferedImage;
+import java.awt.image.IndexColorModel;
 import java.awt.image.Raster;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -96,17 +97,25 @@ class PngEncoderTest {
         return image;
     }
 
-    /** Compares pixels through the raster's samples, so no colour conversion can hide a difference. */
+    /**
+     * Compares pixels through the raster's samples (of an indexed image: the palette entry its sample names), so no
+     * colour conversion can hide a difference.
+     */
     private static void assertPixelsEqual(BufferedImage decoded, TileView tile, boolean alpha) {
         assertThat(decoded.getWidth()).isEqualTo(tile.width());
         assertThat(decoded.getHeight()).isEqualTo(tile.height());
         Raster raster = decoded.getRaster();
-        assertThat(raster.getNumBands()).isEqualTo(alpha ? 4 : 3);
+        IndexColorModel palette = decoded.getColorModel() instanceof IndexColorModel icm ? icm : null;
+        if (palette == null) {
+            assertThat(raster.getNumBands()).isEqualTo(alpha ? 4 : 3);
+        }
         int[] px = new int[raster.getNumBands()];
         for (int y = 0; y < tile.height(); y++) {
             for (int x = 0; x < tile.width(); x++) {
                 raster.getPixel(x, y, px);
-                int got = (px[0] << 16) | (px[1] << 8) | px[2] | (alpha ? px[3] << 24 : 0xFF000000);
+                int got = palette != null ? palette.getAlpha(px[0]) << 24 | palette.getRed(px[0]) << 16
+                        | palette.getGreen(px[0]) << 8 | palette.getBlue(px[0])
+                        : (px[0] << 16) | (px[1] << 8) | px[2] | (alpha ? px[3] << 24 : 0xFF000000);
                 int want = alpha ? tile.argb(x, y) : tile.argb(x, y) | 0xFF000000;
                 if (got != want) {
                     throw new AssertionError(String.format(
@@ -114,6 +123,17 @@ class PngEncoderTest {
                 }
             }
         }
+    }
+
+    /** The tile's distinct colours (as opaque, without alpha). */
+    private static long colours(TileView tile, boolean alpha) {
+        java.util.Set<Integer> colours = new java.util.HashSet<>();
+        for (int y = 0; y < tile.height(); y++) {
+            for (int x = 0; x < tile.width(); x++) {
+                colours.add(alpha ? tile.argb(x, y) : tile.argb(x, y) | 0xFF000000);
+            }
+        }
+        return colours.size();
     }
 
     record Chunk(String type, byte[] data, int storedCrc) {
@@ -142,25 +162,32 @@ class PngEncoderTest {
 
     /** Checks IHDR, IDAT+, IEND and returns the concatenated IDAT data. */
     private static byte[] checkLayout(byte[] png, int width, int height, int colourType) {
+        return checkLayout(png, width, height, 8, colourType, List.of());
+    }
+
+    /** Checks IHDR, then the chunks {@code before} (types), then IDAT+ and IEND; returns the concatenated IDAT data. */
+    private static byte[] checkLayout(byte[] png, int width, int height, int bitDepth, int colourType,
+                                      List<String> before) {
         List<Chunk> chunks = chunks(png);
-        assertThat(chunks).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(chunks).hasSizeGreaterThanOrEqualTo(3 + before.size());
         assertThat(chunks.get(0).type()).isEqualTo("IHDR");
         ByteBuffer ihdr = ByteBuffer.wrap(chunks.get(0).data());
         assertThat(ihdr.remaining()).isEqualTo(13);
         assertThat(ihdr.getInt()).as("width").isEqualTo(width);
         assertThat(ihdr.getInt()).as("height").isEqualTo(height);
-        assertThat(ihdr.get()).as("bit depth").isEqualTo((byte) 8);
+        assertThat(ihdr.get()).as("bit depth").isEqualTo((byte) bitDepth);
         assertThat(ihdr.get()).as("colour type").isEqualTo((byte) colourType);
         assertThat(ihdr.get()).as("compression method").isZero();
         assertThat(ihdr.get()).as("filter method").isZero();
         assertThat(ihdr.get()).as("interlace method").isZero();
+        assertThat(chunks.subList(1, 1 + before.size())).extracting(Chunk::type).isEqualTo(before);
 
         Chunk last = chunks.get(chunks.size() - 1);
         assertThat(last.type()).isEqualTo("IEND");
         assertThat(last.data()).isEmpty();
         assertThat(last.storedCrc()).isEqualTo(0xAE426082);
 
-        List<Chunk> middle = chunks.subList(1, chunks.size() - 1);
+        List<Chunk> middle = chunks.subList(1 + before.size(), chunks.size() - 1);
         assertThat(middle).allSatisfy(c -> assertThat(c.type()).isEqualTo("IDAT"));
         ByteArrayOutputStream idat = new ByteArrayOutputStream();
         middle.forEach(c -> idat.writeBytes(c.data()));
@@ -202,11 +229,28 @@ class PngEncoderTest {
         return out.toByteArray();
     }
 
+    /**
+     * The tile encodes to what it should be: indexed at the fewest bits when it has at most 256 colours, with a tRNS
+     * only for colours not opaque; else truecolour, its scanlines the pixels as they are. Either way every pixel
+     * decodes as it was.
+     */
     private static void assertRoundTrip(PngEncoder encoder, TileView tile) throws Exception {
         byte[] png = encoder.encode(tile);
-        byte[] idat = checkLayout(png, tile.width(), tile.height(), encoder.hasAlpha() ? 6 : 2);
-        assertThat(inflate(idat)).as("decompressed scanlines, all with filter type None")
-                .isEqualTo(expectedScanlines(tile, encoder.hasAlpha()));
+        long colours = colours(tile, encoder.hasAlpha());
+        if (colours <= 256) {
+            int bits = colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8;
+            List<Chunk> chunks = chunks(png);
+            boolean trns = chunks.stream().anyMatch(c -> c.type().equals("tRNS"));
+            byte[] idat = checkLayout(png, tile.width(), tile.height(), bits, 3,
+                    trns ? List.of("PLTE", "tRNS") : List.of("PLTE"));
+            assertThat(chunks.get(1).data()).as("PLTE").hasSize((int) (3 * colours));
+            assertThat(inflate(idat)).as("scanlines: a filter byte and the packed indices")
+                    .hasSize(tile.height() * (1 + (tile.width() * bits + 7) / 8));
+        } else {
+            byte[] idat = checkLayout(png, tile.width(), tile.height(), encoder.hasAlpha() ? 6 : 2);
+            assertThat(inflate(idat)).as("decompressed scanlines, all with filter type None")
+                    .isEqualTo(expectedScanlines(tile, encoder.hasAlpha()));
+        }
         assertPixelsEqual(decode(png), tile, encoder.hasAlpha());
     }
 
@@ -251,7 +295,8 @@ class PngEncoderTest {
         int stored = new PngEncoder(0).encode(tile).length;
         int fast = new PngEncoder(1).encode(tile).length;
         int best = new PngEncoder(9).encode(tile).length;
-        assertThat(stored).isGreaterThan(256 * (1 + 256 * 4));
+        // four colours: 2 bits a pixel, stored as they are
+        assertThat(stored).isGreaterThan(256 * (1 + 256 * 2 / 8));
         assertThat(fast).isLessThan(stored / 10);
         assertThat(best).isLessThanOrEqualTo(fast);
     }
@@ -278,6 +323,49 @@ class PngEncoderTest {
         TileView hidden = view(10, 10, 1, 1, 2, 2, (x, y) -> 0x00123456);
         BufferedImage decoded = decode(rgb.encode(hidden));
         assertThat(decoded.getRGB(1, 1)).isEqualTo(0xFF123456);
+    }
+
+    @Test
+    void aTileOfOneColourIsATinyOneBitImage() throws Exception {
+        for (PixelSource one : List.of(TRANSPARENT_ZERO, (PixelSource) (x, y) -> 0xFFAAD3DF)) {
+            byte[] png = PngEncoder.rgba(1).encode(tile256(one));
+            assertThat(png.length).as("bytes of a one-colour tile").isLessThan(160);
+            assertRoundTrip(PngEncoder.rgba(1), tile256(one));
+        }
+    }
+
+    @Test
+    void theFewestBitsThatHoldThePaletteAreUsedAndTruecolourBeyond256Colours() throws Exception {
+        for (int colours : new int[] {2, 3, 4, 5, 16, 17, 200, 256, 257}) {
+            PixelSource source = (x, y) -> 0xFF000000 | ((x + 256 * y) % colours) * 0x010203;
+            TileView tile = tile256(source);
+            byte[] png = PngEncoder.rgba(6).encode(tile);
+            int bits = colours <= 2 ? 1 : colours <= 4 ? 2 : colours <= 16 ? 4 : 8;
+            List<Chunk> chunks = chunks(png);
+            ByteBuffer ihdr = ByteBuffer.wrap(chunks.get(0).data(), 8, 2);
+            assertThat(new int[] {ihdr.get(), ihdr.get()}).as("bit depth and colour type of %d colours", colours)
+                    .containsExactly(colours <= 256 ? new int[] {bits, 3} : new int[] {8, 6});
+            assertRoundTrip(PngEncoder.rgba(6), tile);
+            assertRoundTrip(PngEncoder.rgb(6), tile);
+        }
+    }
+
+    @Test
+    void coloursNotOpaqueComeFirstAndTheTrnsStopsAtTheLastOfThem() throws Exception {
+        // Opaque land and water, then translucent and transparent pixels of two colours each.
+        PixelSource source = (x, y) -> y < 100 ? (x < 128 ? 0xFFF2EFE9 : 0xFFAAD3DF)
+                : y < 150 ? (x < 128 ? 0x80102030 : 0x00FFFFFF) : x < 128 ? 0x00000000 : 0xFF9A8C98;
+        byte[] png = PngEncoder.rgba(6).encode(tile256(source));
+        List<Chunk> chunks = chunks(png);
+        assertThat(chunks).extracting(Chunk::type).startsWith("IHDR", "PLTE", "tRNS");
+        assertThat(chunks.get(1).data()).hasSize(6 * 3);
+        assertThat(chunks.get(2).data()).as("tRNS: the three colours not opaque")
+                .containsExactly(0x80, 0x00, 0x00);
+        assertRoundTrip(PngEncoder.rgba(6), tile256(source));
+        // The same tile for an opaque layer: no tRNS, and the two transparent colours stay two.
+        assertThat(chunks(PngEncoder.rgb(6).encode(tile256(source)))).extracting(Chunk::type)
+                .containsExactly("IHDR", "PLTE", "IDAT", "IEND");
+        assertRoundTrip(PngEncoder.rgb(6), tile256(source));
     }
 
     @Test

@@ -150,7 +150,9 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         List<TaskDelivery> again = take(other, 1);
         assertThat(again).hasSize(1);
         assertThat(again.getFirst().task()).isEqualTo(held.task());
-        assertThat(again.getFirst().deliveryCount()).isEqualTo(2);
+        // At least the second delivery: one of the other queue's three consumers may acquire the record first and
+        // release it (its hand-off taken), and the broker counts every acquisition.
+        assertThat(again.getFirst().deliveryCount()).isGreaterThanOrEqualTo(2);
         again.getFirst().accept();
         assertNothingMore(other);
     }

@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.LaunchMode;
 import io.tileseeder.adapters.redis.RedisTopology;
 import io.tileseeder.app.distributed.ClusterSettings;
-import io.tileseeder.coordinator.expiry.ExpirySettings;
 import io.tileseeder.app.health.Monitored;
 import io.tileseeder.app.settings.Settings;
 import jakarta.annotation.PreDestroy;
@@ -120,8 +119,8 @@ public class Engines {
         return new ClusterSettings(kafka.bootstrap().get(), kafka.tasksTopic(), kafka.resultsTopic(), kafka.eventsTopic(),
                 kafka.partitions(), kafka.workerGroup(), kafka.coordinatorGroup(), consumers, topology,
                 redis.syncReplicas(), redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout(),
-                config.expiry().enabled() ? kafka.expiryTopic() : null, new ExpirySettings(config.expiry().window(),
-                        config.expiry().maxBatches(), config.expiry().priority()));
+                config.expiry().enabled() ? kafka.expiryTopic() : null, new ClusterSettings.Expiry(
+                        config.expiry().window(), config.expiry().maxBatches(), config.expiry().priority()));
     }
 
     /** The settings from configuration. */

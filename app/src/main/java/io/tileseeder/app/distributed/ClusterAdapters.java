@@ -17,6 +17,7 @@ import io.tileseeder.app.settings.Settings.StoreSettings;
 import io.tileseeder.app.wiring.Adapters;
 import io.tileseeder.app.wiring.Stores;
 import io.tileseeder.coordinator.expiry.ExpiryReseeds;
+import io.tileseeder.coordinator.expiry.ExpirySettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.LayerCatalog;
@@ -200,8 +201,9 @@ public final class ClusterAdapters implements Adapters {
             KafkaTopics.ensureTopic(admin, cluster.expiryTopic(), cluster.partitions());
         }
         expiryFeed = add(new ExpiryFeed(cluster.kafkaBootstrap(), cluster.expiryTopic(),
-                cluster.coordinatorGroup() + "-expiry", new ExpiryReseeds(submitter, layers, limits, cluster.expiry(),
-                        Clock.systemUTC(), registry)));
+                cluster.coordinatorGroup() + "-expiry", new ExpiryReseeds(submitter, layers, limits,
+                        new ExpirySettings(cluster.expiry().window(), cluster.expiry().maxBatches(),
+                                cluster.expiry().priority()), Clock.systemUTC(), registry)));
         expiryFeed.start();
         return expiryFeed;
     }

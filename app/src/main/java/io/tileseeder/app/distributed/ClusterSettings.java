@@ -1,7 +1,6 @@
 package io.tileseeder.app.distributed;
 
 import io.tileseeder.adapters.redis.RedisTopology;
-import io.tileseeder.coordinator.expiry.ExpirySettings;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,12 +14,16 @@ import java.util.Objects;
  * @param retainFinished how long finished jobs stay in Redis
  * @param connectTimeout how long start-up waits for a service before it reports it unreachable
  * @param expiryTopic    the tile-expiry topic the coordinators read, or null when they do not
- * @param expiry         how its events become reseed jobs
+ * @param expiry         how its events become reseed jobs (plain values: a worker's image has no coordinator classes)
  */
 public record ClusterSettings(String kafkaBootstrap, String tasksTopic, String resultsTopic, String eventsTopic,
                               int partitions, String workerGroup, String coordinatorGroup, int consumers,
                               RedisTopology redis, int syncReplicas, String keyPrefix, Duration retainFinished,
-                              Duration connectTimeout, String expiryTopic, ExpirySettings expiry) {
+                              Duration connectTimeout, String expiryTopic, Expiry expiry) {
+
+    /** {@code seeder.expiry.*}: the merge window, the batches merging at once, the jobs' priority. */
+    public record Expiry(Duration window, int maxBatches, int priority) {
+    }
 
     public ClusterSettings {
         Objects.requireNonNull(kafkaBootstrap, "kafkaBootstrap");

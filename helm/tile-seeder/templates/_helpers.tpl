@@ -98,6 +98,10 @@ namespace="{{ .Release.Namespace }}"
   value: {{ .Values.redis.syncReplicas | quote }}
 - name: SEEDER_STORE_PATH
   value: {{ required "store.path is required" .Values.store.path | quote }}
+{{- with .Values.store.publicUrl }}
+- name: SEEDER_STORE_PUBLIC_URL
+  value: {{ . | quote }}
+{{- end }}
 {{- with .Values.s3.endpoint }}
 - name: SEEDER_S3_ENDPOINT
   value: {{ . | quote }}

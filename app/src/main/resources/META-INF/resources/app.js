@@ -9,7 +9,7 @@
 
 const FINAL_STATES = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 const CRS_BY_MATRIX_SET = { WebMercatorQuad: L.CRS.EPSG3857, WorldCRS84Quad: L.CRS.EPSG4326 };
-const EXTENSION_BY_FORMAT = { png: 'png', jpeg: 'jpg' };
+const EXTENSION_BY_FORMAT = { png: 'png', png8: 'png', jpeg: 'jpg', 'webp-lossless': 'webp' };
 const MERCATOR_MAX_LAT = 85.0511287798;
 const TOKEN_KEY = 'seeder.token';
 
@@ -585,7 +585,8 @@ function renderJob(job) {
   const eta = FINAL_STATES.has(job.state) ? `took ${duration(elapsed(job))}` : `ETA ${duration(p.etaSeconds)}`;
   item.append(el('div', 'stats', `${number(p.tilesDone)} / ${planned} tiles · ${rate} · ${eta}`));
   item.append(el('div', 'stats', `written ${number(p.tilesWritten)} · empty ${number(p.tilesEmpty)}`
-    + ` · skipped ${number(p.tilesSkipped)} · deleted ${number(p.tilesDeleted)}`
+    + ` · skipped ${number(p.tilesSkipped)} · unchanged ${number(p.tilesUnchanged || 0)}`
+    + ` · deleted ${number(p.tilesDeleted)}`
     + ` · failed ${number(p.tilesFailed)} · ${bytes(p.bytes || 0)}`));
 
   for (const waiting of job.waitingFor || []) {

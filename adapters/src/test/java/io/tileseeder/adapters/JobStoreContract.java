@@ -74,12 +74,12 @@ public abstract class JobStoreContract {
     }
 
     protected static TaskResult failed(JobStatus job, long seq) {
-        return new TaskResult(TaskResult.VERSION, job.id(), seq, false, new TileCounts(0, 0, 0, 0, 16, 0),
+        return new TaskResult(TaskResult.VERSION, job.id(), seq, false, new TileCounts(0, 0, 0, 0, 16, 0, 0),
                 "render failed for task " + seq);
     }
 
     protected static TileCounts counts(long seq) {
-        return new TileCounts(seq % 16, seq % 3, seq % 5, 0, 0, 3_000_000_000L + seq);
+        return new TileCounts(seq % 16, seq % 3, seq % 5, 0, 0, 3_000_000_000L + seq, seq % 7);
     }
 
     protected JobStatus job(String id) {

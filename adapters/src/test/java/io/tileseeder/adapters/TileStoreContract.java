@@ -6,6 +6,7 @@ import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.StoredTile;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
@@ -62,6 +63,25 @@ public abstract class TileStoreContract {
             assertThat(found.get(tile.key())).isEqualTo(store().lastModified(tile.key()).orElseThrow());
         }
         assertThat(store().lastModified(List.of(missing))).isEmpty();
+    }
+
+    @Test
+    void whatIsStoredOfATileHoldsItsBytesAndNoOthers() throws Exception {
+        List<EncodedTile> tiles = tiles("v1", 3);
+        TileKey missing = key(TileCoord.of(5, 3, 4));
+        store().write(tiles);
+        List<TileKey> keys = new ArrayList<>(tiles.stream().map(EncodedTile::key).toList());
+        keys.add(missing);
+
+        var found = store().stored(keys);
+
+        assertThat(found).containsOnlyKeys(tiles.stream().map(EncodedTile::key).toList());
+        for (EncodedTile tile : tiles) {
+            StoredTile stored = found.get(tile.key());
+            assertThat(stored.lastModified()).isEqualTo(store().lastModified(tile.key()).orElseThrow());
+            assertThat(stored.holds(tile.data())).as(tile.key().path()).isTrue();
+            assertThat(stored.holds(new byte[] {42})).isFalse();
+        }
     }
 
     @Test

@@ -73,6 +73,13 @@ public interface SeederConfig {
 
         /** Metatiles being stored at once; default max(8, 4 × cores). */
         OptionalInt ioThreads();
+
+        /**
+         * Where clients read the store's root (a CDN, the bucket's website), for the tile URLs of the WMTS
+         * capabilities written beside the tiles. Default: the store's own, a folder's file: URL or the S3
+         * endpoint's path-style URL of the bucket and prefix.
+         */
+        Optional<String> publicUrl();
     }
 
     /** Kafka, for the distributed mode. */

@@ -198,7 +198,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
     private static void produceResults(String bootstrap, String topic, String jobId, long tasks) {
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(KafkaClients.durableProducer(bootstrap, Map.of(),
                 Duration.ofSeconds(30)), new StringSerializer(), new ByteArraySerializer())) {
-            TileCounts counts = new TileCounts(10, 6, 0, 0, 0, 120_000);
+            TileCounts counts = new TileCounts(10, 6, 0, 0, 0, 120_000, 0);
             AtomicReference<Exception> failed = new AtomicReference<>();
             for (long seq = 0; seq < tasks; seq++) {
                 producer.send(new ProducerRecord<>(topic, jobId, Messages.toJson(

@@ -5,6 +5,7 @@ import ar.com.hjg.pngj.ImageInfo;
 import ar.com.hjg.pngj.ImageLineByte;
 import ar.com.hjg.pngj.PngWriter;
 import io.tileseeder.worker.encode.PngEncoder;
+import io.tileseeder.worker.encode.TileEncoder;
 import io.tileseeder.worker.render.TileView;
 
 import java.awt.image.BufferedImage;
@@ -45,6 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * tile. The variants:
  * <ul>
  *   <li>{@code pngEncoder}: {@link PngEncoder} (RGBA, filter None) at {@code level}.</li>
+ *   <li>{@code png8Encoder}: {@link PngEncoder#png8} at {@code level}: tiles of more than 256 colours quantised.</li>
  *   <li>{@code rawDeflate}: {@link Deflater} at {@code level} over the exact bytes PngEncoder compresses
  *       (prepared in setup), into a reused buffer: what PNG encoding cannot beat without changing the data.</li>
  *   <li>{@code imageIoAtLevel}: the JDK PNG writer, reused, with its compression set to the same deflate level,
@@ -119,6 +121,7 @@ public class PngEncodeBenchmark {
         public int level;
 
         PngEncoder encoder;
+        PngEncoder png8;
         Deflater deflater;
         byte[] deflated;
         ImageWriter writer;
@@ -130,6 +133,7 @@ public class PngEncodeBenchmark {
         @Setup(Level.Trial)
         public void setUp(Tiles tiles) throws IOException {
             encoder = new PngEncoder(level);
+            png8 = PngEncoder.png8(level);
             deflater = new Deflater(level);
             deflated = new byte[1 << 20];
             writer = ImageIO.getImageWritersByFormatName("png").next();
@@ -142,6 +146,7 @@ public class PngEncodeBenchmark {
             pngjLine = new ImageLineByte(pngjInfo);
 
             long png = 0;
+            long png8Bytes = 0;
             long raw = 0;
             long imageIo = 0;
             long pngj = 0;
@@ -149,6 +154,7 @@ public class PngEncodeBenchmark {
                 byte[] encoded = encoder.encode(tiles.views[t]);
                 checkDecodes(encoded, tiles.views[t]);
                 png += encoded.length;
+                png8Bytes += png8.encode(tiles.views[t]).length;
                 raw += rawDeflate(this, tiles.scanlines[t]);
                 imageIo += imageIoAtLevel(this, tiles.subimages[t]);
                 pngj += pngjAtLevel(this, tiles.views[t]);
@@ -156,8 +162,9 @@ public class PngEncodeBenchmark {
             }
             int n = tiles.views.length;
             System.out.printf(
-                    "%n[sizes] level %d: pngEncoder %d, rawDeflate %d, imageIoAtLevel %d, pngjAtLevel %d bytes/tile%n",
-                    level, png / n, raw / n, imageIo / n, pngj / n);
+                    "%n[sizes] level %d: pngEncoder %d, png8Encoder %d, rawDeflate %d, imageIoAtLevel %d, pngjAtLevel %d"
+                            + " bytes/tile%n",
+                    level, png / n, png8Bytes / n, raw / n, imageIo / n, pngj / n);
         }
 
         private static void checkDecodes(byte[] png, TileView tile) throws IOException {
@@ -176,9 +183,19 @@ public class PngEncodeBenchmark {
 
     @Benchmark
     public long pngEncoder(Tiles tiles, Codec codec) {
+        return encodeAll(codec.encoder, tiles.views);
+    }
+
+    @Benchmark
+    public long png8Encoder(Tiles tiles, Codec codec) {
+        return encodeAll(codec.png8, tiles.views);
+    }
+
+    /** Encodes every tile; the bytes in all, so that nothing is optimised away. */
+    static long encodeAll(TileEncoder encoder, TileView[] tiles) {
         long bytes = 0;
-        for (TileView tile : tiles.views) {
-            bytes += codec.encoder.encode(tile).length;
+        for (TileView tile : tiles) {
+            bytes += encoder.encode(tile).length;
         }
         return bytes;
     }

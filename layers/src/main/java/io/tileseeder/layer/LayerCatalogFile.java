@@ -1,14 +1,20 @@
 package io.tileseeder.layer;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tileseeder.area.Coverages;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Digests;
 import io.tileseeder.job.TileFormat;
 import java.awt.Color;
 import java.io.IOException;
@@ -21,8 +27,8 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -38,13 +44,14 @@ import java.util.stream.Collectors;
  *     attribution: Natural Earth     # shown by map clients
  *     zoom: {min: 0, max: 14}        # default 0..18
  *     tileMatrixSets: [WebMercatorQuad, WorldCRS84Quad]   # default: both
- *     formats: [png, jpeg]           # default: both
+ *     formats: [png, jpeg]           # default: all of png, png8, jpeg, jpeg-png, webp, webp-lossless
  *     metatile: {width: 4, height: 4}
  *     gutter: 16                     # pixels around each metatile, 0..256
  *     emptyTiles: skip               # skip | store
  *     background: "#ffffff"          # behind JPEG tiles; #rrggbb or #rrggbbaa
  *     pngLevel: 1                    # deflate level 0..9
- *     jpegQuality: 0.85              # 0..1
+ *     jpegQuality: 0.85              # 0..1, also of the JPEG tiles of jpeg-png
+ *     webpQuality: 0.75              # 0..1, lossy WebP (libwebp's 75)
  *     source:
  *       type: vector                 # GeoJSON features drawn with Java2D
  *       data: [world/countries.geojson]   # relative to this file; classpath:PATH for bundled data
@@ -69,6 +76,10 @@ public final class LayerCatalogFile {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper CANONICAL = JsonMapper.builder()
+            .serializationInclusion(JsonInclude.Include.NON_NULL)
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY).build();
 
     private LayerCatalogFile() {
     }
@@ -192,6 +203,8 @@ public final class LayerCatalogFile {
         check(pngLevel >= 0 && pngLevel <= 9, at, "pngLevel: must be 0..9, got " + pngLevel);
         float jpegQuality = Objects.requireNonNullElse(raw.jpegQuality(), 0.85f);
         check(jpegQuality > 0 && jpegQuality <= 1, at, "jpegQuality: must be in (0, 1], got " + jpegQuality);
+        float webpQuality = Objects.requireNonNullElse(raw.webpQuality(), 0.75f);
+        check(webpQuality >= 0 && webpQuality <= 1, at, "webpQuality: must be in [0, 1], got " + webpQuality);
 
         check(raw.source() != null, at, "source: required");
         SourceConfig source = switch (Objects.requireNonNullElse(raw.source().type(), "")) {
@@ -214,7 +227,22 @@ public final class LayerCatalogFile {
         }
         return new LayerConfig(raw.name(), Objects.requireNonNullElse(raw.title(), raw.name()),
                 Objects.requireNonNullElse(raw.attribution(), ""), minZoom, maxZoom, sets, formats, metatile,
-                gutter, empty, background, pngLevel, jpegQuality, source, coverages(raw, at, resolve));
+                gutter, empty, background, pngLevel, jpegQuality, webpQuality, source, coverages(raw, at, resolve),
+                configHash(raw));
+    }
+
+    /**
+     * SHA-256 (hex) of the layer's entry as written in the file, keys sorted and keys left out omitted: it changes
+     * when the entry does, style and source included, and not when only another layer or the layout of the file
+     * does, nor when a later version adds a key the entry does not use. The data files' contents and the defaults of
+     * keys left out are not part of it.
+     */
+    static String configHash(RawLayer raw) {
+        try {
+            return Digests.sha256(CANONICAL.writeValueAsBytes(raw));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot hash layer " + raw.name(), e);
+        }
     }
 
     /** The layer's named coverages, each read and checked now: a bad one stops the server from starting. */
@@ -324,7 +352,8 @@ public final class LayerCatalogFile {
 
     record RawLayer(String name, String title, String attribution, RawZoom zoom, List<String> tileMatrixSets,
                     List<String> formats, RawMetatile metatile, Integer gutter, String emptyTiles,
-                    String background, Integer pngLevel, Float jpegQuality, RawSource source,
+                    String background, Integer pngLevel, Float jpegQuality, Float webpQuality,
+                    RawSource source,
                     List<RawStyle> style, Map<String, String> coverages) {
     }
 

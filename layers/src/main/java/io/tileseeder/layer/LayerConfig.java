@@ -23,13 +23,16 @@ import java.util.Set;
  * @param background  what JPEG tiles, which have no transparency, are drawn over
  * @param pngLevel    deflate level of PNG tiles, 0..9
  * @param jpegQuality JPEG quality, 0..1
+ * @param webpQuality lossy WebP quality, 0..1
  * @param source      where the pixels come from
  * @param coverages   areas a job may name instead of giving its own: name → GeoJSON in CRS84
+ * @param configHash  SHA-256 of the layer's entry in the file (see {@link LayerCatalogFile})
  */
 public record LayerConfig(String name, String title, String attribution, int minZoom, int maxZoom,
                           Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
                           int gutter, EmptyTilePolicy emptyTiles, Color background, int pngLevel,
-                          float jpegQuality, SourceConfig source, Map<String, String> coverages) {
+                          float jpegQuality, float webpQuality, SourceConfig source, Map<String, String> coverages,
+                          String configHash) {
 
     public LayerConfig {
         tileMatrixSets = Set.copyOf(tileMatrixSets);
@@ -39,7 +42,7 @@ public record LayerConfig(String name, String title, String attribution, int min
 
     public LayerInfo info() {
         return new LayerInfo(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile,
-                maxMetatile(source, gutter).orElseThrow(), coverages);
+                maxMetatile(source, gutter).orElseThrow(), coverages, configHash);
     }
 
     /**

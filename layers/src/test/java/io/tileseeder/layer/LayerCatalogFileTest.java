@@ -48,7 +48,7 @@ class LayerCatalogFileTest {
         assertThat(world.minZoom()).isZero();
         assertThat(world.maxZoom()).isEqualTo(14);
         assertThat(world.tileMatrixSets()).containsExactlyInAnyOrder(TileMatrixSet.values());
-        assertThat(world.formats()).containsExactlyInAnyOrder(TileFormat.PNG, TileFormat.JPEG);
+        assertThat(world.formats()).isEqualTo(Set.of(TileFormat.values()));
         assertThat(world.metatile()).isEqualTo(new MetatileSize(4, 4));
         assertThat(world.gutter()).isEqualTo(16);
         assertThat(world.coverages()).containsOnlyKeys("africa");
@@ -87,6 +87,7 @@ class LayerCatalogFileTest {
         assertThat(layer.background()).isEqualTo(Color.WHITE);
         assertThat(layer.pngLevel()).as("the documented default").isEqualTo(1);
         assertThat(layer.jpegQuality()).isEqualTo(0.85f);
+        assertThat(layer.webpQuality()).isEqualTo(0.75f);
         assertThat(vector(layer).data()).containsExactly(LayerConfig.DataFile.file(dir.resolve("data/land.geojson")
                 .toAbsolutePath().normalize()));
         assertThat(vector(layer).style()).containsExactly(new StyleRule(0, TileMatrixSet.MAX_ZOOM, new Color(0xf2efe9), null,
@@ -109,6 +110,7 @@ class LayerCatalogFileTest {
                     background: "#11223344"
                     pngLevel: 9
                     jpegQuality: 1
+                    webpQuality: 0
                     source:
                       type: vector
                       data: [../shared/a.geojson, b.geojson]
@@ -133,6 +135,7 @@ class LayerCatalogFileTest {
         assertThat(layer.background()).isEqualTo(new Color(0x11, 0x22, 0x33, 0x44));
         assertThat(layer.pngLevel()).isEqualTo(9);
         assertThat(layer.jpegQuality()).isEqualTo(1f);
+        assertThat(layer.webpQuality()).isZero();
         Path folder = dir.toAbsolutePath();
         assertThat(vector(layer).data()).extracting(LayerConfig.DataFile::path).containsExactly(
                 folder.getParent().resolve("shared/a.geojson"), folder.resolve("b.geojson"));
@@ -156,12 +159,13 @@ class LayerCatalogFileTest {
                 mistake("unknown tile matrix set", withKey("tileMatrixSets: [GoogleMapsCompatible]"),
                         "tileMatrixSets"),
                 mistake("no tile matrix set", withKey("tileMatrixSets: []"), "tileMatrixSets"),
-                mistake("unknown format", withKey("formats: [webp]"), "formats"),
+                mistake("unknown format", withKey("formats: [gif]"), "formats"),
                 mistake("metatile too big", withKey("metatile: {width: 17, height: 4}"), "metatile"),
                 mistake("gutter too wide", withKey("gutter: 300"), "gutter"),
                 mistake("unknown empty tile policy", withKey("emptyTiles: drop"), "emptyTiles"),
                 mistake("png level", withKey("pngLevel: 10"), "pngLevel"),
                 mistake("jpeg quality", withKey("jpegQuality: 0"), "jpegQuality"),
+                mistake("webp quality", withKey("webpQuality: 1.01"), "webpQuality"),
                 mistake("missing source", "layers:\n  - name: good\n    style:\n      - fill: \"#f2efe9\"\n",
                         "source"),
                 mistake("unsupported source type", MINIMAL.replace("type: vector", "type: raster"), "source.type"),
@@ -270,6 +274,36 @@ class LayerCatalogFileTest {
     /** The minimal layer with one more key. */
     private static String withKey(String line) {
         return MINIMAL.replace("    source:", "    " + line + "\n    source:");
+    }
+
+    @Test
+    void theConfigurationHashFollowsTheLayersOwnEntryOnly() throws Exception {
+        String hash = LayerCatalogFile.read(write(MINIMAL)).layer("good").orElseThrow().configHash();
+        assertThat(hash).matches("[0-9a-f]{64}");
+        assertThat(LayerCatalogFile.read(write(MINIMAL)).layer("good").orElseThrow().configHash()).isEqualTo(hash);
+
+        String reordered = """
+                # the same entry, its keys in another order, beside another layer
+                layers:
+                  - style:
+                      - fill: "#f2efe9"
+                    source:
+                      data: [data/land.geojson]
+                      type: vector
+                    name: good
+                  - name: other
+                    source:
+                      type: vector
+                      data: [data/land.geojson]
+                    style:
+                      - fill: "#000000"
+                """;
+        assertThat(LayerCatalogFile.read(write(reordered)).layer("good").orElseThrow().configHash()).isEqualTo(hash);
+
+        String restyled = MINIMAL.replace("#f2efe9", "#f2efe8");
+        assertThat(LayerCatalogFile.read(write(restyled)).layer("good").orElseThrow().configHash()).isNotEqualTo(hash);
+        assertThat(LayerCatalogFile.read(write(restyled)).layer("good").orElseThrow().info().configHash())
+                .isNotEqualTo(hash);
     }
 
     private Path write(String yaml) throws Exception {

@@ -12,10 +12,12 @@ import java.util.Set;
  * @param metatile    the layer's metatile, used when a job does not ask for one
  * @param maxMetatile the largest metatile a job may ask for (an upstream WMS limits the image size)
  * @param coverages   the coverages a job may name, name → GeoJSON in CRS84
+ * @param configHash  a hash of the layer's configuration (see the layer file's reader), for a cache's manifest to
+ *                    tell which configuration drew its tiles
  */
 public record LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
                         Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
-                        MetatileSize maxMetatile, Map<String, String> coverages) {
+                        MetatileSize maxMetatile, Map<String, String> coverages, String configHash) {
 
     public LayerInfo {
         tileMatrixSets = Set.copyOf(tileMatrixSets);
@@ -31,7 +33,7 @@ public record LayerInfo(String name, String title, String attribution, int minZo
     public LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
                      Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile) {
         this(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile,
-                new MetatileSize(MetatileSize.MAX_SIDE, MetatileSize.MAX_SIDE), Map.of());
+                new MetatileSize(MetatileSize.MAX_SIDE, MetatileSize.MAX_SIDE), Map.of(), "");
     }
 
     /** Whether {@code size} is at most {@code max} on both sides. */

@@ -9,9 +9,12 @@ import java.util.Map;
  * stored; a consumer may see it twice, never miss it.
  *
  * @param failedTasks a bounded sample of the failed tasks' reasons, keyed by task number
+ * @param changes     for a reseed, the folder, relative to the store, of the lists of the tiles it changed
+ *                    ({@link io.tileseeder.port.ChangeLists}); null for other jobs
  */
 public record JobEvent(int v, String jobId, JobState state, Instant time, TileCounts counts,
-                       long tasksFailed, Map<Long, String> failedTasks, String reason, Map<String, String> labels) {
+                       long tasksFailed, Map<Long, String> failedTasks, String reason, Map<String, String> labels,
+                       String changes) {
 
     public static final int VERSION = 1;
 

@@ -1,6 +1,7 @@
 package io.tileseeder.port;
 
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Digests;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Collection;
@@ -29,6 +30,21 @@ public interface TileStore {
         return found;
     }
 
+    /**
+     * What the store holds of each of the tiles that exist (tiles missing from the answer do not exist), for a reseed
+     * to tell which tiles it would write unchanged. By default each tile is read and hashed; an S3 store answers from
+     * each object's metadata (its ETag), without reading it.
+     */
+    default Map<TileKey, StoredTile> stored(Collection<TileKey> keys) throws IOException {
+        Map<TileKey, StoredTile> found = new HashMap<>();
+        for (TileKey key : keys) {
+            Optional<Instant> written = lastModified(key);
+            Optional<byte[]> data = written.isPresent() ? read(key) : Optional.empty();
+            data.ifPresent(bytes -> found.put(key, new StoredTile(written.get(), Digests.md5(bytes))));
+        }
+        return found;
+    }
+
     /** The tile's bytes, or empty if there is no such tile. */
     Optional<byte[]> read(TileKey key) throws IOException;
 
@@ -43,6 +59,13 @@ public interface TileStore {
      */
     void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content, String contentType)
             throws IOException;
+
+    /**
+     * The URL at which clients read the store's root, without a trailing slash: a tile is at
+     * {@code {publicUrl}/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}. The WMTS capabilities beside the tiles name them
+     * with it.
+     */
+    String publicUrl();
 
     /** Where tiles go, for people: a folder or a URL. */
     String describe();

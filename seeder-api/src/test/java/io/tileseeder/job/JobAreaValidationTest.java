@@ -24,7 +24,7 @@ class JobAreaValidationTest {
     private static final LayerInfo LAYER = new LayerInfo("world", "World", "", 0, 10,
             Set.of(TileMatrixSet.WEB_MERCATOR_QUAD, TileMatrixSet.WORLD_CRS84_QUAD), Set.of(TileFormat.PNG),
             MetatileSize.DEFAULT, new MetatileSize(16, 16),
-            Map.of("square", Coverages.write(Coverages.parse(SQUARE, Bounds.WORLD_CRS84, 100))));
+            Map.of("square", Coverages.write(Coverages.parse(SQUARE, Bounds.WORLD_CRS84, 100))), "");
     private final JobSpecValidator validator =
             new JobSpecValidator(LayerCatalog.of(LAYER), new JobLimits(1_000_000, 4, 50, 20));
 
@@ -158,7 +158,8 @@ class JobAreaValidationTest {
         String detailed = "{\"type\":\"Polygon\",\"coordinates\":[" + ring + ",[0,0]]]}";
         LayerInfo layer = new LayerInfo("world", "World", "", 0, 10, Set.of(TileMatrixSet.WEB_MERCATOR_QUAD),
                 Set.of(TileFormat.PNG), MetatileSize.DEFAULT, new MetatileSize(16, 16),
-                Map.of("detailed", Coverages.write(Coverages.parse(detailed, Bounds.WORLD_CRS84, Integer.MAX_VALUE))));
+                Map.of("detailed", Coverages.write(Coverages.parse(detailed, Bounds.WORLD_CRS84, Integer.MAX_VALUE))),
+                "");
         JobSpecValidator limited = new JobSpecValidator(LayerCatalog.of(layer), new JobLimits(1_000_000, 4, 50, 20));
         assertThat(limited.validate(coverage(TextNode.valueOf("detailed"))).tileCount()).isPositive();
     }

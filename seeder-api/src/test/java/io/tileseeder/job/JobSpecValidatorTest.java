@@ -114,7 +114,7 @@ class JobSpecValidatorTest {
         FieldError error = onlyError(with(Fixtures.minimalRequest(), null, "gif", null));
 
         assertThat(error.field()).isEqualTo("format");
-        assertThat(error.reason()).contains("'gif'").contains("png, jpeg");
+        assertThat(error.reason()).contains("'gif'").contains("png, png8, jpeg, jpeg-png, webp, webp-lossless");
     }
 
     @Test

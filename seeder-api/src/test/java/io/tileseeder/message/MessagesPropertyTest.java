@@ -30,7 +30,7 @@ class MessagesPropertyTest {
     private static final Instant FIRST = Instant.EPOCH;
     private static final Instant LAST = Instant.ofEpochSecond(4_102_444_800L, 999_999_999);
     private static final TileCounts MAX_COUNTS = new TileCounts(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE,
-            Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
+            Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE);
 
     static Stream<Named<MetatileTask>> tasksRoundTrip() {
         int max = Integer.MAX_VALUE;
@@ -67,15 +67,17 @@ class MessagesPropertyTest {
 
     static Stream<Named<JobEvent>> eventsRoundTrip() {
         List<JobEvent> edgeCases = List.of(
-                new JobEvent(JobEvent.VERSION, "", JobState.PLANNING, FIRST, TileCounts.ZERO, 0, Map.of(), null, Map.of()),
+                new JobEvent(JobEvent.VERSION, "", JobState.PLANNING, FIRST, TileCounts.ZERO, 0, Map.of(), null, Map.of(),
+                        null),
                 new JobEvent(JobEvent.VERSION, AWKWARD, JobState.CANCELLED, LAST, MAX_COUNTS, Long.MAX_VALUE,
-                        Map.of(0L, "", Long.MAX_VALUE, AWKWARD), AWKWARD, Map.of(AWKWARD, "", "k", AWKWARD)),
+                        Map.of(0L, "", Long.MAX_VALUE, AWKWARD), AWKWARD, Map.of(AWKWARD, "", "k", AWKWARD),
+                        AWKWARD),
                 new JobEvent(JobEvent.VERSION, "j", JobState.FAILED, FIRST, TileCounts.ZERO, 1, Map.of(1L, "x"), "",
-                        Map.of("k", "v")));
+                        Map.of("k", "v"), "world/WebMercatorQuad/changes/j/"));
         return named(Gen.cases(0x5EED_3003L, 300, edgeCases, g -> new JobEvent(JobEvent.VERSION, text(g),
                 g.oneOf(JobState.class), g.instant(), counts(g), g.nonNegativeLong(),
                 g.map(5, g::nonNegativeLong, () -> text(g)), g.orNull(0.5, () -> text(g)),
-                g.map(4, () -> g.text(1, 30), () -> text(g)))));
+                g.map(4, () -> g.text(1, 30), () -> text(g)), g.orNull(0.5, () -> text(g)))));
     }
 
     @ParameterizedTest(name = "[{index}] {0}")
@@ -94,7 +96,7 @@ class MessagesPropertyTest {
 
     private static TileCounts counts(Gen g) {
         return new TileCounts(g.nonNegativeLong(), g.nonNegativeLong(), g.nonNegativeLong(), g.nonNegativeLong(),
-                g.nonNegativeLong(), g.nonNegativeLong());
+                g.nonNegativeLong(), g.nonNegativeLong(), g.chance(0.3) ? 0 : g.nonNegativeLong());
     }
 
     /** Text of up to 30 characters, with the characters JSON must escape and some outside ASCII. */

@@ -26,10 +26,10 @@ class MessagesTest {
     private static final MetatileTask TASK = MetatileTask.of("job-1", 42, "world", TileFormat.PNG, Mode.SEED,
             new Metatile(TileMatrixSet.WEB_MERCATOR_QUAD, 5, 1, 2, new MetatileSize(4, 4)),
             new TileRange(5, 5, 8, 7, 11), null);
-    private static final TaskResult RESULT = TaskResult.succeeded(TASK, new TileCounts(10, 2, 3, 4, 1, 12345));
+    private static final TaskResult RESULT = TaskResult.succeeded(TASK, new TileCounts(10, 2, 3, 4, 1, 12345, 0));
     private static final JobEvent EVENT = new JobEvent(JobEvent.VERSION, "job-1", JobState.SUCCEEDED,
-            Fixtures.SOME_INSTANT, new TileCounts(10, 2, 3, 4, 1, 12345), 1, Map.of(7L, "boom"), null,
-            Map.of("team", "maps"));
+            Fixtures.SOME_INSTANT, new TileCounts(10, 2, 3, 4, 1, 12345, 0), 1, Map.of(7L, "boom"), null,
+            Map.of("team", "maps"), null);
 
     @Test
     void enumsAreWrittenByTheirIds() throws Exception {
@@ -59,6 +59,11 @@ class MessagesTest {
         assertThat(tree(reseed).get("mode").asText()).isEqualTo("reseed");
         assertThat(tree(TASK).has("refreshBefore")).isFalse();
         assertThat(tree(RESULT).has("error")).isFalse();
+        assertThat(tree(RESULT).get("counts").has("unchanged")).as("a count a coordinator before it refuses")
+                .isFalse();
+        TaskResult reseeded = TaskResult.succeeded(TASK, new TileCounts(1, 0, 0, 0, 0, 10, 15));
+        assertThat(tree(reseeded).get("counts").get("unchanged").asLong()).isEqualTo(15);
+        assertThat(Messages.result(Messages.toJson(reseeded))).isEqualTo(reseeded);
         assertThat(tree(EVENT).get("time").asText()).isEqualTo("2024-05-01T12:30:00.123456789Z");
         assertThat(tree(EVENT).has("reason")).isFalse();
     }

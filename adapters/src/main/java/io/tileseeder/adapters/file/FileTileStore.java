@@ -38,9 +38,22 @@ public final class FileTileStore implements TileStore {
     private static final AtomicLong TEMP_NAMES = new AtomicLong();
 
     private final Path root;
+    private final String publicUrl;
 
+    /** A store whose clients read it as files: its public URL is the root's {@code file:} URL. */
     public FileTileStore(Path root) {
+        this(root, root.toAbsolutePath().normalize().toUri().toString().replaceAll("/+$", ""));
+    }
+
+    /** @param publicUrl where clients read the root folder, e.g. the web server that serves it */
+    public FileTileStore(Path root, String publicUrl) {
         this.root = root.toAbsolutePath().normalize();
+        this.publicUrl = publicUrl;
+    }
+
+    @Override
+    public String publicUrl() {
+        return publicUrl;
     }
 
     /** Writes and deletes a file of its own in the root folder: the one proof that tiles can be written there. */
@@ -76,10 +89,13 @@ public final class FileTileStore implements TileStore {
 
     @Override
     public Optional<byte[]> read(TileKey key) throws IOException {
+        Path path = pathOf(key);
         try {
-            return Optional.of(Files.readAllBytes(pathOf(key)));
+            return Optional.of(Files.readAllBytes(path));
         } catch (NoSuchFileException e) {
             return Optional.empty();
+        } catch (IOException e) {
+            throw new IOException("cannot read " + path + ": " + e.getMessage(), e);
         }
     }
 

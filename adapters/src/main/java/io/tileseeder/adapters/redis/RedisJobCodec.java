@@ -50,6 +50,7 @@ final class RedisJobCodec {
         fields.put("deleted", job.counts().deleted());
         fields.put("failed", job.counts().failed());
         fields.put("bytes", job.counts().bytes());
+        fields.put("unchanged", job.counts().unchanged());
         fields.put("reason", job.reason());
         fields.put("idempotencyKey", job.idempotencyKey());
         List<String> pairs = new ArrayList<>();
@@ -75,7 +76,8 @@ final class RedisJobCodec {
                     "1".equals(required(f, "planningDone")), number(f, "tasksDone"), number(f, "tasksFailed"),
                     number(f, "tilesPlanned"),
                     new TileCounts(number(f, "written"), number(f, "empty"), number(f, "skipped"),
-                            number(f, "deleted"), number(f, "failed"), number(f, "bytes")),
+                            number(f, "deleted"), number(f, "failed"), number(f, "bytes"),
+                            count(f, "unchanged")),
                     failures, f.get("reason"), f.get("idempotencyKey"));
         } catch (RuntimeException | JsonProcessingException e) {
             throw new IllegalStateException("bad job data in Redis key " + key + ": " + e.getMessage(), e);
@@ -101,6 +103,12 @@ final class RedisJobCodec {
 
     private static long number(Map<String, String> fields, String name) {
         return Long.parseLong(required(fields, name));
+    }
+
+    /** A count that jobs recorded before it existed do not have: 0 for them. */
+    private static long count(Map<String, String> fields, String name) {
+        String value = fields.get(name);
+        return value == null ? 0 : Long.parseLong(value);
     }
 
     private static Instant instant(String iso) {

@@ -127,24 +127,24 @@ final class RedisJobScripts {
 
     /**
      * KEYS: job, done, failures. ARGV: failures to keep, then per result: task number, succeeded (1|0), written,
-     * empty, skipped, deleted, failed, bytes, error. Returns how many results were new.
+     * empty, skipped, deleted, failed, bytes, unchanged, error. Returns how many results were new.
      */
     private static final String RECORD = """
             local state = redis.call('HGET', KEYS[1], 'state')
             if not state or FINAL[state] then return 0 end
-            local COUNTS = {'written', 'empty', 'skipped', 'deleted', 'failed', 'bytes'}
-            local sums = {0, 0, 0, 0, 0, 0}
+            local COUNTS = {'written', 'empty', 'skipped', 'deleted', 'failed', 'bytes', 'unchanged'}
+            local sums = {0, 0, 0, 0, 0, 0, 0}
             local new, failed = 0, 0
             local cap = tonumber(ARGV[1])
             local kept = redis.call('HLEN', KEYS[3])
-            for i = 2, #ARGV, 9 do
+            for i = 2, #ARGV, 10 do
               if redis.call('SETBIT', KEYS[2], ARGV[i], 1) == 0 then
                 new = new + 1
-                for c = 1, 6 do sums[c] = sums[c] + tonumber(ARGV[i + 1 + c]) end
+                for c = 1, 7 do sums[c] = sums[c] + tonumber(ARGV[i + 1 + c]) end
                 if ARGV[i + 1] == '0' then
                   failed = failed + 1
                   if kept < cap then
-                    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 8])
+                    redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 9])
                     kept = kept + 1
                   end
                 end
@@ -154,7 +154,7 @@ final class RedisJobScripts {
             if new > 0 then
               redis.call('HINCRBY', KEYS[1], 'tasksDone', string.format('%d', new))
               redis.call('HINCRBY', KEYS[1], 'tasksFailed', string.format('%d', failed))
-              for c = 1, 6 do redis.call('HINCRBY', KEYS[1], COUNTS[c], string.format('%d', sums[c])) end
+              for c = 1, 7 do redis.call('HINCRBY', KEYS[1], COUNTS[c], string.format('%d', sums[c])) end
             end
             return new
             """;
@@ -310,7 +310,7 @@ final class RedisJobScripts {
     }
 
     private static Object[] recordArgs(List<TaskResult> results) {
-        Object[] args = new Object[1 + 9 * results.size()];
+        Object[] args = new Object[1 + 10 * results.size()];
         args[0] = InMemoryJobStore.MAX_FAILURES_KEPT;
         int i = 1;
         for (TaskResult result : results) {
@@ -326,6 +326,7 @@ final class RedisJobScripts {
             args[i++] = counts.deleted();
             args[i++] = counts.failed();
             args[i++] = counts.bytes();
+            args[i++] = counts.unchanged();
             args[i++] = result.error() == null ? "" : result.error();
         }
         return args;

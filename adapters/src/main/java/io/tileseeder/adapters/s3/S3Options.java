@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param ensureBucket   whether the constructor checks that the bucket exists (creating it if not); off only to
  *                       build a store without contacting the server
  * @param tcpNoDelay     TCP_NODELAY on the sockets; off only to measure what it is worth
+ * @param publicUrl      where clients read the store's root ({@link S3TileStore#publicUrl}); null: the endpoint's
+ *                       path-style URL of the bucket and prefix
  */
 public record S3Options(int maxInFlight, RetryPolicy retry, String cacheControl, Duration connectTimeout,
-                        Duration requestTimeout, boolean ensureBucket, boolean tcpNoDelay) {
+                        Duration requestTimeout, boolean ensureBucket, boolean tcpNoDelay, String publicUrl) {
 
     public static final int DEFAULT_MAX_IN_FLIGHT = 32;
     public static final String DEFAULT_CACHE_CONTROL = "public, max-age=86400";
@@ -41,23 +43,31 @@ public record S3Options(int maxInFlight, RetryPolicy retry, String cacheControl,
     /** 32 in flight, {@link RetryPolicy#DEFAULT}, {@code public, max-age=86400}, 5 s to connect, 60 s stalls. */
     public static S3Options defaults() {
         return new S3Options(DEFAULT_MAX_IN_FLIGHT, RetryPolicy.DEFAULT, DEFAULT_CACHE_CONTROL,
-                Duration.ofSeconds(5), Duration.ofSeconds(60), true, true);
+                Duration.ofSeconds(5), Duration.ofSeconds(60), true, true, null);
     }
 
     public S3Options withMaxInFlight(int value) {
-        return new S3Options(value, retry, cacheControl, connectTimeout, requestTimeout, ensureBucket, tcpNoDelay);
+        return new S3Options(value, retry, cacheControl, connectTimeout, requestTimeout, ensureBucket, tcpNoDelay,
+                publicUrl);
     }
 
     public S3Options withRetry(RetryPolicy value) {
         return new S3Options(maxInFlight, value, cacheControl, connectTimeout, requestTimeout, ensureBucket,
-                tcpNoDelay);
+                tcpNoDelay, publicUrl);
     }
 
     public S3Options withCacheControl(String value) {
-        return new S3Options(maxInFlight, retry, value, connectTimeout, requestTimeout, ensureBucket, tcpNoDelay);
+        return new S3Options(maxInFlight, retry, value, connectTimeout, requestTimeout, ensureBucket, tcpNoDelay,
+                publicUrl);
     }
 
     public S3Options withEnsureBucket(boolean value) {
-        return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, value, tcpNoDelay);
+        return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, value, tcpNoDelay,
+                publicUrl);
+    }
+
+    public S3Options withPublicUrl(String value) {
+        return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, ensureBucket,
+                tcpNoDelay, value);
     }
 }

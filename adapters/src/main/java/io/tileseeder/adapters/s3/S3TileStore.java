@@ -15,6 +15,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.StoreUnavailableException;
+import io.tileseeder.port.StoredTile;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -105,6 +107,16 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         }
     }
 
+    /** The configured public URL, else the endpoint's path-style URL of the bucket and prefix. */
+    @Override
+    public String publicUrl() {
+        if (options.publicUrl() != null) {
+            return options.publicUrl();
+        }
+        String base = endpoint.replaceAll("/+$", "") + "/" + location.bucket();
+        return location.prefix().isEmpty() ? base : base + "/" + location.prefix();
+    }
+
     /** Where this store writes, e.g. {@code s3://tiles/cache}. */
     public S3Location location() {
         return location;
@@ -130,16 +142,31 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         return requests.run("look up", List.of(object), this::stat).get(object).map(s -> s.lastModified().toInstant());
     }
 
+    /** One HEAD per tile, sent together (see {@link #stored}). */
     @Override
     public Map<TileKey, Instant> lastModified(Collection<TileKey> keys) throws IOException {
+        Map<TileKey, Instant> found = new LinkedHashMap<>();
+        stored(keys).forEach((key, tile) -> found.put(key, tile.lastModified()));
+        return found;
+    }
+
+    /** From each object's HEAD: its last modification and its ETag, the MD5 of an object PUT in one part. */
+    @Override
+    public Map<TileKey, StoredTile> stored(Collection<TileKey> keys) throws IOException {
         Map<String, TileKey> byObject = new LinkedHashMap<>();
         for (TileKey key : keys) {
             byObject.put(objectName(key), key);
         }
-        Map<TileKey, Instant> found = new LinkedHashMap<>();
-        requests.run("look up", byObject.keySet(), this::stat).forEach((object, stat) ->
-                stat.ifPresent(s -> found.put(byObject.get(object), s.lastModified().toInstant())));
+        Map<TileKey, StoredTile> found = new LinkedHashMap<>();
+        requests.run("look up", byObject.keySet(), this::stat).forEach((object, stat) -> stat.ifPresent(s ->
+                found.put(byObject.get(object), new StoredTile(s.lastModified().toInstant(), md5(s.etag())))));
         return found;
+    }
+
+    /** The MD5 an ETag holds: 32 hex digits, quoted or not; null for the ETag of a multipart object. */
+    static String md5(String etag) {
+        String value = etag == null ? "" : etag.replace("\"", "").toLowerCase(Locale.ROOT);
+        return value.matches("[0-9a-f]{32}") ? value : null;
     }
 
     @Override
@@ -160,7 +187,7 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         }
         requests.run("store", byObject.keySet(), object -> {
             EncodedTile tile = byObject.get(object);
-            return put(object, tile.data(), tile.key().format().contentType());
+            return put(object, tile.data(), tile.key().format().contentTypeOf(tile.data()));
         });
     }
 

@@ -62,10 +62,10 @@ class KafkaJobEventSinkIT {
 
     private static JobEvent event(String jobId, JobState state) {
         return new JobEvent(JobEvent.VERSION, jobId, state, Instant.parse("2026-05-06T07:08:09.123Z"),
-                new TileCounts(100, 40, 3, 0, state == JobState.FAILED ? 16 : 0, 123_456),
+                new TileCounts(100, 40, 3, 0, state == JobState.FAILED ? 16 : 0, 123_456, 0),
                 state == JobState.FAILED ? 1 : 0,
                 state == JobState.FAILED ? Map.of(7L, "render timed out") : Map.of(), null,
-                Map.of("team", "maps"));
+                Map.of("team", "maps"), null);
     }
 
     private List<ConsumerRecord<String, byte[]>> readAll(int count) {

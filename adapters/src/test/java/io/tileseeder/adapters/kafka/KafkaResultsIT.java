@@ -72,8 +72,8 @@ class KafkaResultsIT {
 
     private TaskResult result(long seq) {
         return seq % 3 == 0
-                ? new TaskResult(TaskResult.VERSION, jobId, seq, false, new TileCounts(0, 0, 0, 0, 16, 0), "boom " + seq)
-                : new TaskResult(TaskResult.VERSION, jobId, seq, true, new TileCounts(10, 5, 1, 0, 0, seq * 100), null);
+                ? new TaskResult(TaskResult.VERSION, jobId, seq, false, new TileCounts(0, 0, 0, 0, 16, 0, 0), "boom " + seq)
+                : new TaskResult(TaskResult.VERSION, jobId, seq, true, new TileCounts(10, 5, 1, 0, 0, seq * 100, 0), null);
     }
 
     private List<TaskResult> publish(long from, long to) throws InterruptedException {

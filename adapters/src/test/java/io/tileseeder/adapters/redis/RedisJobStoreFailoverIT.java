@@ -35,7 +35,7 @@ import org.redisson.api.RedissonClient;
 class RedisJobStoreFailoverIT {
 
     private static final Duration SWITCH = Duration.ofSeconds(60);
-    private static final TileCounts COUNTS = new TileCounts(16, 0, 0, 0, 0, 1_000);
+    private static final TileCounts COUNTS = new TileCounts(16, 0, 0, 0, 0, 1_000, 0);
 
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -88,7 +88,7 @@ class RedisJobStoreFailoverIT {
                     .as("every result is still recorded").isEmpty();
             JobStatus recorded = store.get(job.id()).orElseThrow();
             assertThat(recorded.tasksDone()).isEqualTo(done);
-            assertThat(recorded.counts()).isEqualTo(new TileCounts(16 * done, 0, 0, 0, 0, 1_000 * done));
+            assertThat(recorded.counts()).isEqualTo(new TileCounts(16 * done, 0, 0, 0, 0, 1_000 * done, 0));
             assertThat(store.finish(job.id(), JobState.SUCCEEDED, null)).isPresent();
             assertThat(store.pendingEvents()).containsExactly(job.id());
         } finally {

@@ -273,7 +273,7 @@ class RedisJobStoreIT extends JobStoreContract {
         List<TaskResult> results = new ArrayList<>();
         for (long seq = 0; seq < perJob; seq++) {
             for (JobStatus job : jobs) {
-                results.add(ok(job, seq, new TileCounts(14, 2, 0, 0, 0, 40_000)));
+                results.add(ok(job, seq, new TileCounts(14, 2, 0, 0, 0, 40_000, 0)));
             }
         }
 
@@ -290,7 +290,7 @@ class RedisJobStoreIT extends JobStoreContract {
             JobStatus recorded = job(job.id());
             assertThat(recorded.tasksDone()).isEqualTo(perJob);
             assertThat(recorded.counts()).isEqualTo(new TileCounts(14L * perJob, 2L * perJob, 0, 0, 0,
-                    40_000L * perJob));
+                    40_000L * perJob, 0));
         }
     }
 }

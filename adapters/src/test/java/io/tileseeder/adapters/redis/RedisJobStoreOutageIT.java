@@ -79,7 +79,7 @@ class RedisJobStoreOutageIT {
     }
 
     private static TaskResult result(JobStatus job, long seq) {
-        return new TaskResult(TaskResult.VERSION, job.id(), seq, true, new TileCounts(16, 0, 0, 0, 0, 1_000), null);
+        return new TaskResult(TaskResult.VERSION, job.id(), seq, true, new TileCounts(16, 0, 0, 0, 0, 1_000, 0), null);
     }
 
     /** What {@code call} returns once Redis serves again, trying while it reports itself unavailable. */

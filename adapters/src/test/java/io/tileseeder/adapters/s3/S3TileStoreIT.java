@@ -91,6 +91,8 @@ class S3TileStoreIT extends TileStoreContract {
                 prefix + "/world/WebMercatorQuad/tilejson-png.json",
                 prefix + "/world/WorldCRS84Quad/1/3/1.jpg");
         assertThat(store.describe()).isEqualTo("s3://" + S3TestServer.BUCKET + "/" + prefix);
+        assertThat(store.publicUrl()).isEqualTo(server.endpoint.replaceAll("/+$", "") + "/"
+                + S3TestServer.BUCKET + "/" + prefix);
     }
 
     @Test
@@ -108,6 +110,20 @@ class S3TileStoreIT extends TileStoreContract {
         StatObjectResponse doc = stat(prefix + "/world/WebMercatorQuad/tilejson-png.json");
         assertThat(doc.contentType()).isEqualTo("application/json");
         assertThat(doc.headers().get("Cache-Control")).isEqualTo("public, max-age=86400");
+    }
+
+    @Test
+    void jpegPngTilesShareOneUrlPatternAndCarryTheTypeOfTheImageEachHolds() throws Exception {
+        TileKey edge = new TileKey("world", TMS, TileCoord.of(3, 1, 2), TileFormat.JPEG_PNG);
+        TileKey inland = new TileKey("world", TMS, TileCoord.of(3, 2, 2), TileFormat.JPEG_PNG);
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 26, '\n'};
+        byte[] jpeg = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0};
+
+        store.write(List.of(new EncodedTile(edge, png), new EncodedTile(inland, jpeg)));
+
+        assertThat(store.objectName(edge)).endsWith("/world/WebMercatorQuad/3/1/2.jpeg-png");
+        assertThat(stat(store.objectName(edge)).contentType()).isEqualTo("image/png");
+        assertThat(stat(store.objectName(inland)).contentType()).isEqualTo("image/jpeg");
     }
 
     @Test

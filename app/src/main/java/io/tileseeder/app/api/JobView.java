@@ -20,14 +20,15 @@ public record JobView(String id, JobState state, Integer queuePosition, JobReque
                       String reason, List<Waiting> waitingFor) {
 
     /**
-     * @param tilesDone      tiles with an outcome (written, empty, skipped, deleted or failed)
+     * @param tilesDone      tiles with an outcome (written, empty, skipped, deleted, failed or unchanged)
+     * @param tilesUnchanged tiles a reseed encoded to the bytes the store held, so did not write again
      * @param tilesPerSecond average since the job started
      * @param etaSeconds     at that rate; null when unknown or finished
      */
     public record Progress(long tilesPlanned, long tilesDone, long tilesWritten, long tilesEmpty,
                            long tilesSkipped, long tilesDeleted, long tilesFailed, long bytes, long tasksPlanned,
                            boolean planningDone, long tasksDone, long tasksFailed, double percent,
-                           double tilesPerSecond, Long etaSeconds) {
+                           double tilesPerSecond, Long etaSeconds, long tilesUnchanged) {
     }
 
     public record FailedTask(long task, String reason) {
@@ -58,7 +59,7 @@ public record JobView(String id, JobState state, Integer queuePosition, JobReque
         Progress progress = new Progress(job.tilesPlanned(), done, counts.written(), counts.empty(), counts.skipped(),
                 counts.deleted(), counts.failed(), counts.bytes(), job.tasksPlanned(), job.planningDone(),
                 job.tasksDone(), job.tasksFailed(), Math.round(percent * 10) / 10.0, Math.round(rate * 10) / 10.0,
-                eta);
+                eta, counts.unchanged());
         List<FailedTask> failed = job.failedTasks().entrySet().stream()
                 .sorted(Map.Entry.comparingByKey())
                 .map(e -> new FailedTask(e.getKey(), e.getValue())).toList();

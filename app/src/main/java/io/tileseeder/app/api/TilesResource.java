@@ -55,7 +55,7 @@ public class TilesResource {
         String ext = dot < 0 ? "" : tile.substring(dot + 1);
         TileFormat format = info.formats().stream().filter(f -> f.extension().equals(ext)).findFirst()
                 .orElseThrow(() -> notFound("ext", "layer '" + layer + "' has no tiles with extension '" + ext
-                        + "'; it has " + info.formats().stream().map(TileFormat::extension).sorted().toList()));
+                        + "'; it has " + info.formats().stream().map(TileFormat::extension).distinct().sorted().toList()));
         long zoom = whole("z", z);
         long column = whole("x", x);
         long row = whole("y", y);
@@ -74,7 +74,7 @@ public class TilesResource {
         }
         TileKey key = new TileKey(info.name(), matrixSet, TileCoord.of(level, (int) column, (int) row), format);
         return engines.engine().store().read(key)
-                .map(bytes -> Response.ok(bytes, format.contentType()).header("Cache-Control", "no-cache").build())
+                .map(bytes -> Response.ok(bytes, format.contentTypeOf(bytes)).header("Cache-Control", "no-cache").build())
                 .orElseThrow(() -> new NotFoundException(Problem.response(Response.Status.NOT_FOUND,
                         "tile " + key.path() + " is not in the store: not seeded, or empty and skipped")));
     }

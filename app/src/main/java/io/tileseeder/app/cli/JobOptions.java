@@ -24,7 +24,8 @@ final class JobOptions {
             description = "WebMercatorQuad or WorldCRS84Quad (default: ${DEFAULT-VALUE}).")
     String tileMatrixSet;
 
-    @Option(names = "--format", defaultValue = "png", description = "png or jpeg (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--format", defaultValue = "png",
+            description = "png, png8, jpeg, jpeg-png, webp or webp-lossless, among the layer's (default: ${DEFAULT-VALUE}).")
     String format;
 
     @Option(names = "--mode", defaultValue = "seed",

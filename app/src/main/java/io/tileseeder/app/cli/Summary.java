@@ -42,6 +42,9 @@ final class Summary {
         out.printf(Locale.ROOT, "  tiles written      %,12d%n", p.tilesWritten());
         out.printf(Locale.ROOT, "  empty, skipped     %,12d%n", p.tilesEmpty());
         out.printf(Locale.ROOT, "  already there      %,12d%n", p.tilesSkipped());
+        if (p.tilesUnchanged() > 0) {
+            out.printf(Locale.ROOT, "  unchanged          %,12d%n", p.tilesUnchanged());
+        }
         if (p.tilesDeleted() > 0) {
             out.printf(Locale.ROOT, "  deleted            %,12d%n", p.tilesDeleted());
         }

@@ -161,9 +161,9 @@ final class WaitCommand implements Callable<Integer> {
         }
         double seconds = job.started() == null || job.finished() == null ? 0
                 : Duration.between(job.started(), job.finished()).toMillis() / 1000.0;
-        return String.format(Locale.ROOT, "%,d of %,d tiles (%,d written, %,d empty, %,d already there, %,d deleted, "
-                        + "%,d failed) in %.1f s", p.tilesDone(), p.tilesPlanned(), p.tilesWritten(), p.tilesEmpty(),
-                p.tilesSkipped(), p.tilesDeleted(), p.tilesFailed(), seconds);
+        return String.format(Locale.ROOT, "%,d of %,d tiles (%,d written, %,d empty, %,d already there, %,d unchanged, "
+                        + "%,d deleted, %,d failed) in %.1f s", p.tilesDone(), p.tilesPlanned(), p.tilesWritten(),
+                p.tilesEmpty(), p.tilesSkipped(), p.tilesUnchanged(), p.tilesDeleted(), p.tilesFailed(), seconds);
     }
 
     private static String percent(JobView job) {

@@ -27,12 +27,36 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
 
     /**
      * Where tiles go: a folder, or {@code s3://bucket/prefix} with the endpoint in {@code s3}.
+     *
+     * @param publicUrl where clients read the store's root, if not at the store's own URL (see the TileStore port);
+     *                  it belongs to {@code path}: a store moved elsewhere ({@code --out}) has none
      */
-    public record StoreSettings(String path, Optional<S3Connection> s3) {
+    public record StoreSettings(String path, Optional<S3Connection> s3, Optional<String> publicUrl) {
         public StoreSettings {
             if (path == null || path.isBlank()) {
                 throw new IllegalArgumentException("the store must be a folder or s3://bucket/prefix");
             }
+            publicUrl = publicUrl.map(StoreSettings::checkedUrl);
+        }
+
+        public StoreSettings(String path, Optional<S3Connection> s3) {
+            this(path, s3, Optional.empty());
+        }
+
+        /** An absolute http, https or file URL, without a trailing slash. */
+        private static String checkedUrl(String url) {
+            String trimmed = url.strip().replaceAll("/+$", "");
+            try {
+                java.net.URI uri = new java.net.URI(trimmed);
+                if (uri.getScheme() != null && uri.getScheme().matches("https?|file") && uri.getQuery() == null
+                        && uri.getFragment() == null && (uri.getHost() != null || "file".equals(uri.getScheme()))) {
+                    return trimmed;
+                }
+            } catch (java.net.URISyntaxException e) {
+                // refused below, with the setting named
+            }
+            throw new IllegalArgumentException("seeder.store.public-url must be an absolute http, https or file URL "
+                    + "without query or fragment, e.g. https://tiles.example.com/cache; got '" + url + "'");
         }
     }
 
@@ -123,7 +147,7 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                 s3.accessKey().orElse(""), s3.secretKey().orElse(""), s3.region()));
         SeederConfig.Limits limits = config.limits();
         SeederConfig.Workers workers = config.workers();
-        return new Settings(new StoreSettings(config.store().path(), connection),
+        return new Settings(new StoreSettings(config.store().path(), connection, config.store().publicUrl()),
                 config.layers().file().map(Path::of),
                 new JobSettings(new JobLimits(limits.maxTilesPerJob(), limits.maxLabels(),
                         limits.maxCoverageVertices(), limits.maxListTiles()),
@@ -161,7 +185,7 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         return config.getConfigMapping(SeederConfig.class);
     }
 
-    /** These settings with tiles going to {@code path}, through the same S3 endpoint. */
+    /** These settings with tiles going to {@code path}, through the same S3 endpoint (and no public URL). */
     public Settings storedAt(String path) {
         return new Settings(new StoreSettings(path, store.s3()), layersFile, jobs, workers, outageBudget);
     }

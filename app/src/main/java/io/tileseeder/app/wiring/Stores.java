@@ -35,7 +35,8 @@ public final class Stores {
             Path folder = Path.of(path);
             try {
                 Files.createDirectories(folder);
-                FileTileStore tiles = new FileTileStore(folder);
+                FileTileStore tiles = settings.publicUrl().map(url -> new FileTileStore(folder, url))
+                        .orElseGet(() -> new FileTileStore(folder));
                 tiles.probe();
                 return tiles;
             } catch (IOException e) {
@@ -49,7 +50,7 @@ public final class Stores {
                         + "seeder.s3.access-key and seeder.s3.secret-key (SEEDER_S3_ENDPOINT, ...)"));
         try {
             return new S3TileStore(connection.endpoint(), connection.accessKey(), connection.secretKey(),
-                    connection.region(), location, S3Options.defaults());
+                    connection.region(), location, S3Options.defaults().withPublicUrl(settings.publicUrl().orElse(null)));
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }

@@ -28,7 +28,8 @@ class LayersResourceTest {
         assertThat((String) world.get("attribution")).contains("Natural Earth");
         assertThat(world.get("zoom")).isEqualTo(Map.of("min", 0, "max", 14));
         assertThat(world.get("tileMatrixSets")).isEqualTo(List.of("WebMercatorQuad", "WorldCRS84Quad"));
-        assertThat(world.get("formats")).isEqualTo(List.of("jpeg", "png"));
+        assertThat(world.get("formats"))
+                .isEqualTo(List.of("jpeg", "jpeg-png", "png", "png8", "webp", "webp-lossless"));
         assertThat(world.get("metatile")).isEqualTo(Map.of("width", 4, "height", 4));
     }
 

@@ -1,6 +1,7 @@
 package io.tileseeder.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.app.settings.Settings;
 import java.nio.file.Path;
@@ -55,6 +56,23 @@ class EngineOptionsCliTest {
 
         assertThat(settings.store().path()).as("serve without --out: the store is seeder.store.path")
                 .isEqualTo("/srv/configured-store");
+    }
+
+    @Test
+    void thePublicUrlOfTheStoreIsCheckedAndDroppedWhenTheStoreMoves() {
+        Settings settings = Settings.from(Settings.config(Map.of("seeder.store.path", "/srv/tiles",
+                "seeder.store.public-url", "https://tiles.example.com/cache/")));
+        assertThat(settings.store().publicUrl()).contains("https://tiles.example.com/cache");
+        assertThat(settings.storedAt("/srv/other").store().publicUrl()).isEmpty();
+        CommandLine.ParseResult parsed = SeederMain.commandLine(null, null, Map.of())
+                .parseArgs("seed", "--layer", "world", "--zoom", "0", "--out", "/tmp/elsewhere").subcommand();
+        assertThat(((SeedCommand) parsed.commandSpec().userObject()).engine.apply(settings).store().publicUrl())
+                .as("the URL of /srv/tiles is not that of --out").isEmpty();
+
+        for (String bad : new String[] {"tiles.example.com/cache", "ftp://tiles.example.com", "https://x/?a=1"}) {
+            assertThatThrownBy(() -> Settings.from(Settings.config(Map.of("seeder.store.public-url", bad))))
+                    .as(bad).hasMessageContaining("seeder.store.public-url").hasMessageContaining("'" + bad + "'");
+        }
     }
 
     @Test

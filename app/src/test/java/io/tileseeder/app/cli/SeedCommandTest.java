@@ -75,8 +75,10 @@ class SeedCommandTest {
         Path tileJson = out.resolve("world/WebMercatorQuad/tilejson-png.json");
         assertThat(tileJson).isRegularFile();
         assertThat(Files.readString(tileJson)).contains("\"tilejson\"").contains("{z}/{x}/{y}.png");
-        assertThat(files(out)).as("nothing but the tiles and the TileJSON document")
-                .hasSize(tiles.size() + 1);
+        assertThat(out.resolve("world/WebMercatorQuad/WMTSCapabilities-png.xml")).isRegularFile();
+        assertThat(out.resolve("world/WebMercatorQuad/manifest-png.json")).isRegularFile();
+        assertThat(files(out)).as("nothing but the tiles and the TileJSON, WMTS and manifest documents")
+                .hasSize(tiles.size() + 3);
 
         LaunchResult second = launcher.launch(seed);
 
@@ -102,7 +104,8 @@ class SeedCommandTest {
         // z0 is 2x1 tiles, z1 4x2.
         assertThat(summary.written() + summary.empty()).as(describe(result)).isEqualTo(2 + 8);
 
-        List<String> tiles = files(out).stream().filter(f -> !f.endsWith(".json")).toList();
+        List<String> tiles = files(out).stream().filter(f -> f.endsWith(".jpg")).toList();
+        assertThat(files(out)).hasSize(tiles.size() + 3);
         assertThat(tiles).as("tile files").hasSize((int) summary.written());
         for (String tile : tiles) {
             Matcher m = CRS84_JPG.matcher(tile);

@@ -300,13 +300,19 @@ final class Cluster implements AutoCloseable {
         for (SeederProcess process : processes) {
             process.close();
         }
-        MinioClient minio = minio();
         try {
-            for (Result<Item> result : minio.listObjects(ListObjectsArgs.builder().bucket(bucket).recursive(true).build())) {
-                minio.removeObject(RemoveObjectArgs.builder().bucket(bucket).object(result.get().objectName()).build());
-            }
+            removeObjects("");
         } catch (Exception e) {
             // The bucket may never have been made (a test of start-up failures), or MinIO is a test's own, gone.
+        }
+    }
+
+    /** Removes every object of the bucket whose name starts with {@code prefix}. */
+    void removeObjects(String prefix) throws Exception {
+        MinioClient minio = minio();
+        for (Result<Item> result : minio.listObjects(ListObjectsArgs.builder().bucket(bucket).prefix(prefix)
+                .recursive(true).build())) {
+            minio.removeObject(RemoveObjectArgs.builder().bucket(bucket).object(result.get().objectName()).build());
         }
     }
 }

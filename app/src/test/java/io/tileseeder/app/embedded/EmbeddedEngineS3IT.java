@@ -2,8 +2,10 @@ package io.tileseeder.app.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.minio.GetObjectArgs;
 import io.minio.ListObjectsArgs;
 import io.minio.MinioClient;
+import io.minio.PutObjectArgs;
 import io.minio.RemoveObjectArgs;
 import io.minio.Result;
 import io.minio.StatObjectArgs;
@@ -14,11 +16,15 @@ import io.tileseeder.app.settings.Settings.S3Connection;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -86,6 +92,104 @@ class EmbeddedEngineS3IT {
             assertThat(minio.statObject(StatObjectArgs.builder().bucket(BUCKET)
                     .object(prefix + "/world/WebMercatorQuad/0/0/0.png").build()).contentType()).isEqualTo("image/png");
         }
+    }
+
+    /**
+     * A reseed PUTs only the tiles whose bytes change: the objects it leaves alone keep their modification time to the
+     * millisecond, a tile whose object was altered is written back, one that has become empty is deleted, and both
+     * are listed for a purge; a second reseed changes nothing and lists nothing.
+     */
+    @Test
+    @Timeout(180)
+    void aReseedWritesOnlyTheTilesThatChangedAndListsThem() throws Exception {
+        String tiles = prefix + "/world/WebMercatorQuad/";
+        try (Engine engine = Engine.embedded(s3Settings())) {
+            JobStatus seeded = run(engine, "seed");
+            assertThat(seeded.counts().written()).isPositive();
+            Map<String, Item> before = objects(tiles);
+            String altered = tiles + "2/2/1.png";
+            assertThat(before).containsKey(altered);
+            String stale = firstMissingTile(before.keySet(), tiles, 4);
+            put(altered, new byte[] {1, 2, 3});
+            put(stale, new byte[] {4, 5, 6});
+            Map<String, Item> changedByHand = objects(tiles);
+
+            JobStatus reseeded = run(engine, "reseed");
+
+            assertThat(reseeded.counts().written()).isEqualTo(1);
+            assertThat(reseeded.counts().unchanged()).isEqualTo(seeded.counts().written() - 1);
+            assertThat(reseeded.counts().empty()).isEqualTo(seeded.counts().empty());
+            Map<String, Item> after = objects(tiles);
+            assertThat(after).doesNotContainKey(stale);
+            for (Map.Entry<String, Item> object : after.entrySet()) {
+                if (object.getKey().endsWith(".png") && !object.getKey().equals(altered)) {
+                    assertThat(object.getValue().lastModified()).as(object.getKey())
+                            .isEqualTo(changedByHand.get(object.getKey()).lastModified());
+                }
+            }
+            assertThat(after.get(altered).etag()).isEqualTo(before.get(altered).etag());
+            String changes = tiles + "changes/" + reseeded.id() + "/";
+            assertThat(listedChanges(changes)).containsExactlyInAnyOrder("2/2/1",
+                    stale.substring(tiles.length(), stale.length() - ".png".length()));
+
+            JobStatus again = run(engine, "reseed");
+            assertThat(again.counts().written()).isZero();
+            assertThat(again.counts().unchanged()).isEqualTo(seeded.counts().written());
+            assertThat(objects(tiles + "changes/" + again.id() + "/")).isEmpty();
+        }
+    }
+
+    private Settings s3Settings() {
+        return Settings.from(Settings.config(Map.of("seeder.store.path", "s3://" + BUCKET + "/" + prefix,
+                "seeder.s3.endpoint", s3.endpoint(), "seeder.s3.access-key", s3.accessKey(),
+                "seeder.s3.secret-key", s3.secretKey(), "seeder.s3.region", s3.region(),
+                "seeder.workers.threads", "2")));
+    }
+
+    private static JobStatus run(Engine engine, String mode) throws Exception {
+        JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, 4), null, null,
+                mode, null, null, null, Map.of()), null);
+        JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(120)).orElseThrow()
+                .get(130, TimeUnit.SECONDS);
+        assertThat(done.state()).as(mode).isEqualTo(JobState.SUCCEEDED);
+        return done;
+    }
+
+    private Map<String, Item> objects(String under) throws Exception {
+        Map<String, Item> objects = new TreeMap<>();
+        for (Result<Item> item : minio.listObjects(ListObjectsArgs.builder().bucket(BUCKET).prefix(under)
+                .recursive(true).build())) {
+            objects.put(item.get().objectName(), item.get());
+        }
+        return objects;
+    }
+
+    /** The object name of the first tile of zoom {@code z} that is not in the store (an empty tile). */
+    private static String firstMissingTile(Set<String> present, String tiles, int z) {
+        for (int x = 0; x < 1 << z; x++) {
+            for (int y = 0; y < 1 << z; y++) {
+                String name = tiles + z + "/" + x + "/" + y + ".png";
+                if (!present.contains(name)) {
+                    return name;
+                }
+            }
+        }
+        throw new IllegalStateException("no empty tile at zoom " + z);
+    }
+
+    private void put(String object, byte[] data) throws Exception {
+        minio.putObject(PutObjectArgs.builder().bucket(BUCKET).object(object)
+                .data(data, data.length).contentType("image/png").build());
+    }
+
+    private List<String> listedChanges(String folder) throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (String object : objects(folder).keySet()) {
+            try (InputStream in = minio.getObject(GetObjectArgs.builder().bucket(BUCKET).object(object).build())) {
+                new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().forEach(lines::add);
+            }
+        }
+        return lines;
     }
 
     @Test

@@ -12,14 +12,15 @@ import io.tileseeder.port.JobStore;
 import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
  * Makes jobs final: owns the rule that a job becomes SUCCEEDED or FAILED once planning is done and every planned
- * task has a result, with its TileJSON document written first, and what follows any job becoming final (its meters,
- * its log line, its waiters, the queued jobs it makes room for). The store's {@link JobStore#finish} is an atomic
+ * task has a result, with its documents (TileJSON, WMTS capabilities, manifest) written first, and what follows any
+ * job becoming final (its meters, its log line, its waiters, the queued jobs it makes room for). The store's {@link JobStore#finish} is an atomic
  * compare-and-set, so only the one call that made the job final goes on to announce it.
  *
  * <p>Holds no thread of its own, on purpose: it runs on the thread whose step may have completed the job, so a job
@@ -53,8 +54,8 @@ final class Finisher {
 
     /**
      * Finishes the job if it is not final and every planned task has a result: FAILED naming the first failed task,
-     * else SUCCEEDED once the TileJSON document is written. A tile store that cannot be reached for the document, or
-     * a write the shutdown interrupted, is not the job's fault: the job stays RUNNING and the next recovery sweep
+     * else SUCCEEDED once its documents are written. A tile store that cannot be reached for them, or a write the
+     * shutdown interrupted, is not the job's fault: the job stays RUNNING and the next recovery sweep
      * finishes it.
      */
     void finishIfDone(String jobId) {
@@ -68,13 +69,13 @@ final class Finisher {
             }
             Optional<String> metadataError;
             try {
-                metadataError = writeTileJson(job.spec());
+                metadataError = writeDocuments(job);
             } catch (StoreUnavailableException e) {
                 outages.down(Outages.dependencyOf(e), e.getMessage());
                 return;
             }
             if (metadataError.isPresent() && Thread.currentThread().isInterrupted()) {
-                LOG.fine(() -> "job " + jobId + " left to the sweep: shutting down while writing its TileJSON");
+                LOG.fine(() -> "job " + jobId + " left to the sweep: shutting down while writing its documents");
                 return;
             }
             finish(jobId, metadataError.isPresent() ? JobState.FAILED : JobState.SUCCEEDED, metadataError.orElse(null));
@@ -87,22 +88,34 @@ final class Finisher {
     }
 
     /**
-     * Describes the seeded tiles with a TileJSON document beside them, before the job is reported done, so
-     * a client that sees the job succeed finds the document too.
+     * Describes the seeded tiles with documents beside them, before the job is reported done, so a client that sees
+     * the job succeed finds them too: the TileJSON and the WMTS capabilities, then the manifest, last, as it says
+     * what the job left. A truncate writes the manifest only.
      */
-    private Optional<String> writeTileJson(JobSpec spec) throws StoreUnavailableException {
+    private Optional<String> writeDocuments(JobStatus job) throws StoreUnavailableException {
+        JobSpec spec = job.spec();
         Optional<LayerInfo> layer = layers.find(spec.layer());
-        if (spec.mode() == Mode.TRUNCATE || layer.isEmpty()) {
+        if (layer.isEmpty()) {
             return Optional.empty();
         }
+        String name = "";
         try {
-            tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), TileJson.fileName(spec.format()),
-                    TileJson.document(layer.get(), spec.tileMatrixSet(), spec.format()), "application/json");
+            if (spec.mode() != Mode.TRUNCATE) {
+                name = TileJson.fileName(spec.format());
+                tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
+                        TileJson.document(layer.get(), spec.tileMatrixSet(), spec.format()), "application/json");
+                name = WmtsCapabilities.fileName(spec.format());
+                tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name, WmtsCapabilities.document(layer.get(),
+                        spec.tileMatrixSet(), spec.format(), tiles.publicUrl()), "application/xml");
+            }
+            name = Manifest.fileName(spec.format());
+            tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
+                    Manifest.document(job, layer.get(), Instant.now()), "application/json");
             return Optional.empty();
         } catch (StoreUnavailableException e) {
             throw e;
         } catch (IOException e) {
-            return Optional.of("cannot write the TileJSON document to " + tiles.describe() + ": " + e.getMessage());
+            return Optional.of("cannot write " + name + " to " + tiles.describe() + ": " + e.getMessage());
         }
     }
 

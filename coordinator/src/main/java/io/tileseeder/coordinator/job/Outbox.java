@@ -1,7 +1,9 @@
 package io.tileseeder.coordinator.job;
 
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.Mode;
 import io.tileseeder.message.JobEvent;
+import io.tileseeder.port.ChangeLists;
 import io.tileseeder.port.JobEventSink;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
@@ -44,7 +46,9 @@ final class Outbox {
     }
 
     private static JobEvent event(JobStatus job) {
+        String changes = job.spec().mode() == Mode.RESEED
+                ? ChangeLists.folder(job.spec().layer(), job.spec().tileMatrixSet(), job.id()) : null;
         return new JobEvent(JobEvent.VERSION, job.id(), job.state(), job.finished(), job.counts(), job.tasksFailed(),
-                job.failedTasks(), job.reason(), job.spec().labels());
+                job.failedTasks(), job.reason(), job.spec().labels(), changes);
     }
 }

@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * Picks up what a coordinator left behind: resumes the plans of unfinished jobs nobody on this replica is planning
  * (a coordinator restarted mid-plan), finishes jobs whose every task has a result (their finishing replica may
- * have died between recording the last result and finishing, or the tile store was unreachable for the TileJSON
- * document), and starts queued jobs a place freed elsewhere lets in. Also keeps the per-job meters to the
+ * have died between recording the last result and finishing, or the tile store was unreachable for the job's
+ * documents), and starts queued jobs a place freed elsewhere lets in. Also keeps the per-job meters to the
  * unfinished jobs. Runs on the {@link Housekeeping} thread.
  */
 final class Recovery implements Runnable {

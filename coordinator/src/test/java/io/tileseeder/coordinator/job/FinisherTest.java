@@ -6,11 +6,15 @@ import static io.tileseeder.coordinator.job.JobFixtures.submitted;
 import static io.tileseeder.coordinator.job.JobFixtures.succeeded;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.outage.Outages;
@@ -60,13 +64,37 @@ class FinisherTest {
     }
 
     @Test
-    void aJobWithEveryResultSucceedsWithItsTileJsonBesideTheTiles() {
+    void aJobWithEveryResultSucceedsWithItsDocumentsBesideTheTiles() throws Exception {
         String id = plannedWithResults();
 
         finisher(new FileTileStore(tiles)).finishIfDone(id);
 
-        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+        JobStatus job = store.get(id).orElseThrow();
+        assertThat(job.state()).isEqualTo(JobState.SUCCEEDED);
         assertThat(tiles.resolve("world/WebMercatorQuad/tilejson-png.json")).exists();
+        assertThat(tiles.resolve("world/WebMercatorQuad/WMTSCapabilities-png.xml")).exists();
+        JsonNode manifest = new ObjectMapper().readTree(tiles.resolve("world/WebMercatorQuad/manifest-png.json")
+                .toFile());
+        assertThat(manifest.path("job").path("id").asText()).isEqualTo(id);
+        assertThat(manifest.path("counts").path("written").asLong()).isEqualTo(job.counts().written());
+    }
+
+    @Test
+    void aTruncateLeavesTheClientDocumentsAndWritesItsManifest() throws Exception {
+        JobSpec truncate = JobFixtures.VALIDATOR.validate(new JobRequest("world", null, new JobRequest.Zoom(0, 0),
+                null, null, "truncate", null, null, null, null));
+        String id = store.create(JobStatus.submitted("job-t", truncate, 1, Instant.now(), null)).id();
+        store.planned(id, 1, true);
+        store.record(succeeded(id, 0));
+
+        finisher(new FileTileStore(tiles)).finishIfDone(id);
+
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(tiles.resolve("world/WebMercatorQuad/tilejson-png.json")).doesNotExist();
+        assertThat(tiles.resolve("world/WebMercatorQuad/WMTSCapabilities-png.xml")).doesNotExist();
+        JsonNode manifest = new ObjectMapper().readTree(tiles.resolve("world/WebMercatorQuad/manifest-png.json")
+                .toFile());
+        assertThat(manifest.path("job").path("mode").asText()).isEqualTo("truncate");
     }
 
     @Test
@@ -173,6 +201,11 @@ class FinisherTest {
         public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
                                   String contentType) throws IOException {
             throw failure.get();
+        }
+
+        @Override
+        public String publicUrl() {
+            return files.publicUrl();
         }
 
         @Override

@@ -55,10 +55,10 @@ final class JobFixtures {
     }
 
     static TaskResult succeeded(String jobId, long seq) {
-        return new TaskResult(TaskResult.VERSION, jobId, seq, true, new TileCounts(1, 0, 0, 0, 0, 100), null);
+        return new TaskResult(TaskResult.VERSION, jobId, seq, true, new TileCounts(1, 0, 0, 0, 0, 100, 0), null);
     }
 
     static TaskResult failed(String jobId, long seq, String error) {
-        return new TaskResult(TaskResult.VERSION, jobId, seq, false, new TileCounts(0, 0, 0, 0, 1, 0), error);
+        return new TaskResult(TaskResult.VERSION, jobId, seq, false, new TileCounts(0, 0, 0, 0, 1, 0, 0), error);
     }
 }

@@ -6,10 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.port.JobGate;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -38,8 +42,22 @@ class OutboxTest {
             assertThat(event.jobId()).isEqualTo(id);
             assertThat(event.state()).isEqualTo(JobState.FAILED);
             assertThat(event.reason()).isEqualTo("planning failed");
+            assertThat(event.changes()).as("a seed changes no tile").isNull();
         });
         assertThat(store.pendingEvents()).isEmpty();
+    }
+
+    @Test
+    void aReseedsEventSaysWhereTheListsOfTheTilesItChangedAre() {
+        JobSpec reseed = JobFixtures.VALIDATOR.validate(new JobRequest("world", null,
+                new JobRequest.Zoom(0, 1), null, null, "reseed", null, null, null, null));
+        String id = store.create(JobStatus.submitted("job-r", reseed, reseed.tileCount(), Instant.now(), null)).id();
+        store.finish(id, JobState.SUCCEEDED, null);
+
+        new Outbox(store, gate, sent::add).sendPending();
+
+        assertThat(sent).singleElement().extracting(JobEvent::changes)
+                .isEqualTo("world/WebMercatorQuad/changes/job-r/");
     }
 
     @Test

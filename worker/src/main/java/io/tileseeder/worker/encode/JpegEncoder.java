@@ -4,16 +4,10 @@ import io.tileseeder.worker.render.TileView;
 
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Iterator;
-import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
-import javax.imageio.stream.ImageOutputStream;
-import javax.imageio.stream.MemoryCacheImageOutputStream;
 
 /**
  * JPEG tiles through ImageIO's JPEG writer.
@@ -86,15 +80,7 @@ public final class JpegEncoder implements TileEncoder {
         State s = state.get();
         BufferedImage image = s.image(tile.width(), tile.height());
         composite(tile, ((DataBufferByte) image.getRaster().getDataBuffer()).getData());
-        s.out.reset();
-        try (ImageOutputStream ios = new MemoryCacheImageOutputStream(s.out)) {
-            s.writer.setOutput(ios);
-            s.writer.write(null, new IIOImage(image, null, null), s.param);
-            s.writer.setOutput(null);
-        } catch (IOException e) {
-            throw new UncheckedIOException("JPEG encoding failed", e);
-        }
-        return s.out.toByteArray();
+        return s.writer.write(image);
     }
 
     /** Composites the tile over the background into {@code bgr}, 3 bytes per pixel in B, G, R order. */
@@ -135,9 +121,7 @@ public final class JpegEncoder implements TileEncoder {
 
     /** What one thread reuses across tiles for one encoder. */
     private static final class State {
-        final ImageWriter writer;
-        final ImageWriteParam param;
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
+        final ReusedImageWriter writer;
         BufferedImage image;
 
         State(float quality) {
@@ -145,10 +129,11 @@ public final class JpegEncoder implements TileEncoder {
             if (!writers.hasNext()) {
                 throw new IllegalStateException("no ImageIO JPEG writer available");
             }
-            writer = writers.next();
-            param = writer.getDefaultWriteParam();
+            ImageWriter jpeg = writers.next();
+            ImageWriteParam param = jpeg.getDefaultWriteParam();
             param.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
             param.setCompressionQuality(quality);
+            writer = new ReusedImageWriter(jpeg, param, "JPEG");
         }
 
         BufferedImage image(int width, int height) {

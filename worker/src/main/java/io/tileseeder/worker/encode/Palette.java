@@ -18,7 +18,8 @@ final class Palette {
     private final int[] keys = new int[SLOTS];
     private final short[] values = new short[SLOTS];
     private final int[] colours = new int[MAX];
-    private final int[] order = new int[MAX];
+    private final int[] renumbered = new int[MAX];
+    private final byte[] remap = new byte[MAX];
     private byte[] indices = new byte[0];
     private int size;
     private int translucent;
@@ -32,9 +33,7 @@ final class Palette {
         size = 0;
         int width = tile.width();
         int height = tile.height();
-        if (indices.length < width * height) {
-            indices = new byte[width * height];
-        }
+        indices(width * height);
         int[] pixels = tile.pixels();
         int opaque = alpha ? 0 : 0xFF000000;
         int last = ~(pixels[tile.offset()] | opaque);
@@ -80,7 +79,7 @@ final class Palette {
         int next = 0;
         for (int c = 0; c < size; c++) {
             if (colours[c] >>> 24 != 0xFF) {
-                order[c] = next++;
+                remap[c] = (byte) next++;
             }
         }
         translucent = next;
@@ -89,26 +88,44 @@ final class Palette {
         }
         for (int c = 0; c < size; c++) {
             if (colours[c] >>> 24 == 0xFF) {
-                order[c] = next++;
+                remap[c] = (byte) next++;
             }
         }
-        int[] renumbered = new int[size];
         for (int c = 0; c < size; c++) {
-            renumbered[order[c]] = colours[c];
+            renumbered[remap[c] & 0xFF] = colours[c];
         }
         System.arraycopy(renumbered, 0, colours, 0, size);
-        byte[] remap = new byte[size];
-        for (int c = 0; c < size; c++) {
-            remap[c] = (byte) order[c];
-        }
         for (int i = 0; i < pixels; i++) {
             indices[i] = remap[indices[i] & 0xFF];
         }
     }
 
+    /**
+     * Takes colours chosen elsewhere ({@link Quantizer}): {@code colours[0..size)}, the {@code translucent} ones not
+     * opaque first. Each pixel's index is written into {@link #indices(int)} by the caller.
+     */
+    void set(int[] colours, int size, int translucent) {
+        System.arraycopy(colours, 0, this.colours, 0, size);
+        this.size = size;
+        this.translucent = translucent;
+    }
+
+    /** The array of each pixel's index, with room for {@code pixels} of them. */
+    byte[] indices(int pixels) {
+        if (indices.length < pixels) {
+            indices = new byte[pixels];
+        }
+        return indices;
+    }
+
     /** The colour of index {@code i}, ARGB. */
     int colour(int i) {
         return colours[i];
+    }
+
+    /** How many colours. */
+    int size() {
+        return size;
     }
 
     /** How many colours, from index 0, are not opaque. */

@@ -74,6 +74,7 @@ public final class PngEncoder implements TileEncoder {
 
     private final int level;
     private final boolean alpha;
+    private final boolean quantise;
     private final int maxIdatLength;
     private final ThreadLocal<State> state;
 
@@ -84,7 +85,7 @@ public final class PngEncoder implements TileEncoder {
      * @throws IllegalArgumentException if the level is outside 0..9
      */
     public PngEncoder(int level) {
-        this(level, true, DEFAULT_MAX_IDAT_LENGTH);
+        this(level, true, false, DEFAULT_MAX_IDAT_LENGTH);
     }
 
     /**
@@ -94,16 +95,31 @@ public final class PngEncoder implements TileEncoder {
      * @throws IllegalArgumentException if the level is outside 0..9
      */
     public static PngEncoder rgb(int level) {
-        return new PngEncoder(level, false, DEFAULT_MAX_IDAT_LENGTH);
+        return new PngEncoder(level, false, false, DEFAULT_MAX_IDAT_LENGTH);
     }
 
     /** A 32-bit RGBA encoder; the same as {@link #PngEncoder(int)}. */
     public static PngEncoder rgba(int level) {
-        return new PngEncoder(level, true, DEFAULT_MAX_IDAT_LENGTH);
+        return new PngEncoder(level, true, false, DEFAULT_MAX_IDAT_LENGTH);
+    }
+
+    /**
+     * A {@code png8} encoder: every tile is written indexed. A tile of more than 256 colours is quantised first (see
+     * {@link Quantizer} for what is kept); one of at most 256 is written losslessly, as by {@link #rgba(int)}.
+     *
+     * @param level the deflate level, 0 (store) to 9 (smallest)
+     * @throws IllegalArgumentException if the level is outside 0..9
+     */
+    public static PngEncoder png8(int level) {
+        return new PngEncoder(level, true, true, DEFAULT_MAX_IDAT_LENGTH);
     }
 
     /** For tests: {@code maxIdatLength} caps the length of each IDAT chunk's data. */
     PngEncoder(int level, boolean alpha, int maxIdatLength) {
+        this(level, alpha, false, maxIdatLength);
+    }
+
+    private PngEncoder(int level, boolean alpha, boolean quantise, int maxIdatLength) {
         if (level < Deflater.NO_COMPRESSION || level > Deflater.BEST_COMPRESSION) {
             throw new IllegalArgumentException(
                     "PNG compression level must be between 0 (store) and 9 (smallest), got " + level);
@@ -113,6 +129,7 @@ public final class PngEncoder implements TileEncoder {
         }
         this.level = level;
         this.alpha = alpha;
+        this.quantise = quantise;
         this.maxIdatLength = maxIdatLength;
         this.state = ThreadLocal.withInitial(() -> new State(level));
     }
@@ -141,7 +158,23 @@ public final class PngEncoder implements TileEncoder {
     public byte[] encode(TileView tile) {
         State s = state.get();
         int colours = s.palette.index(tile, alpha);
+        if (colours < 0 && quantise) {
+            s.quantizer().quantise(tile, alpha, s.palette);
+            colours = s.palette.size();
+        }
         return colours > 0 ? indexed(tile, s, colours) : truecolour(tile, s);
+    }
+
+    /** The tile as an indexed PNG if it has at most 256 colours; null, with nothing written, if it has more. */
+    byte[] encodeIndexed(TileView tile) {
+        State s = state.get();
+        int colours = s.palette.index(tile, alpha);
+        return colours > 0 ? indexed(tile, s, colours) : null;
+    }
+
+    /** The tile as a truecolour PNG, however few colours it has. */
+    byte[] encodeTruecolour(TileView tile) {
+        return truecolour(tile, state.get());
     }
 
     private byte[] truecolour(TileView tile, State s) {
@@ -301,6 +334,7 @@ public final class PngEncoder implements TileEncoder {
         final Deflater deflater;
         final CRC32 crc = new CRC32();
         final Palette palette = new Palette();
+        private Quantizer quantizer;
         byte[] block = new byte[0];
         byte[] out = new byte[32 * 1024];
         int size;
@@ -309,6 +343,13 @@ public final class PngEncoder implements TileEncoder {
 
         State(int level) {
             deflater = new Deflater(level); // zlib wrapper, as PNG requires
+        }
+
+        Quantizer quantizer() {
+            if (quantizer == null) {
+                quantizer = new Quantizer();
+            }
+            return quantizer;
         }
 
         byte[] block(int length) {

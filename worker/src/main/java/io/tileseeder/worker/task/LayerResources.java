@@ -7,8 +7,10 @@ import io.tileseeder.layer.SourceConfig;
 import io.tileseeder.layer.VectorSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.worker.encode.JpegEncoder;
+import io.tileseeder.worker.encode.JpegPngEncoder;
 import io.tileseeder.worker.encode.PngEncoder;
 import io.tileseeder.worker.encode.TileEncoder;
+import io.tileseeder.worker.encode.WebpEncoder;
 import io.tileseeder.worker.render.MetatileSource;
 import io.tileseeder.worker.render.VectorRenderer;
 import io.tileseeder.worker.render.VectorSource;
@@ -78,7 +80,12 @@ public final class LayerResources {
     public TileEncoder encoder(LayerConfig layer, TileFormat format) {
         return encoders.computeIfAbsent(layer.name() + "/" + format.id(), key -> switch (format) {
             case PNG -> PngEncoder.rgba(layer.pngLevel());
+            case PNG8 -> PngEncoder.png8(layer.pngLevel());
             case JPEG -> new JpegEncoder(layer.jpegQuality(), layer.background().getRGB());
+            case JPEG_PNG -> new JpegPngEncoder(new JpegEncoder(layer.jpegQuality(), layer.background().getRGB()),
+                    layer.pngLevel());
+            case WEBP -> WebpEncoder.lossy(layer.webpQuality());
+            case WEBP_LOSSLESS -> WebpEncoder.lossless();
         });
     }
 }

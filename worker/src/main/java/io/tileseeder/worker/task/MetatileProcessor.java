@@ -7,9 +7,11 @@ import io.tileseeder.layer.EmptyTilePolicy;
 import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
+import io.tileseeder.port.ChangeLists;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.StoreUnavailableException;
+import io.tileseeder.port.StoredTile;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.encode.TileEncoder;
@@ -18,14 +20,17 @@ import io.tileseeder.worker.render.TileContent;
 import io.tileseeder.worker.render.TileView;
 import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Does one metatile task in two stages: {@link #prepare} (lock → check what exists → render → cut → classify
@@ -71,14 +76,18 @@ public final class MetatileProcessor {
         private final List<TileKey> deletions;
         private final TileCounts counts;
         private final boolean truncate;
+        private final MetatileTask task;
+        private final List<TileKey> changes;
 
         private Prepared(MetatileLock.Lease lease, List<EncodedTile> tiles, List<TileKey> deletions,
-                         TileCounts counts, boolean truncate) {
+                         TileCounts counts, boolean truncate, MetatileTask task, List<TileKey> changes) {
             this.lease = lease;
             this.tiles = tiles;
             this.deletions = deletions;
             this.counts = counts;
             this.truncate = truncate;
+            this.task = task;
+            this.changes = changes;
         }
 
         /** What storing the tiles would count (the deletions of a truncate not yet). */
@@ -135,10 +144,13 @@ public final class MetatileProcessor {
         try {
             long start = System.nanoTime();
             TileCounts counts = prepared.counts;
+            if (!prepared.changes.isEmpty()) {
+                writeChanges(prepared.task, prepared.changes);
+            }
             if (!prepared.deletions.isEmpty()) {
                 long deleted = store.delete(prepared.deletions);
                 if (prepared.truncate) {
-                    counts = new TileCounts(0, 0, prepared.deletions.size() - deleted, deleted, 0, 0);
+                    counts = new TileCounts(0, 0, prepared.deletions.size() - deleted, deleted, 0, 0, 0);
                 }
             }
             if (!prepared.tiles.isEmpty()) {
@@ -165,7 +177,7 @@ public final class MetatileProcessor {
         for (TileCoord tile : task.tilesToStore()) {
             keys.add(key(task, tile));
         }
-        return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true);
+        return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true, task, List.of());
     }
 
     private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease)
@@ -173,9 +185,10 @@ public final class MetatileProcessor {
         long start = System.nanoTime();
         List<TileCoord> todo = new ArrayList<>();
         long skipped = 0;
-        Map<TileKey, Instant> existing = existing(task);
+        Map<TileKey, StoredTile> existing = existing(task);
         for (TileCoord tile : task.tilesToStore()) {
-            if (upToDate(task, existing.get(key(task, tile)))) {
+            StoredTile stored = existing.get(key(task, tile));
+            if (upToDate(task, stored == null ? null : stored.lastModified())) {
                 skipped++;
             } else {
                 todo.add(tile);
@@ -184,7 +197,8 @@ public final class MetatileProcessor {
         long checked = System.nanoTime();
         metrics.stage(Stage.CHECK, checked - start);
         if (todo.isEmpty()) {
-            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, skipped, 0, 0, 0), false);
+            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, skipped, 0, 0, 0, 0), false, task,
+                    List.of());
         }
 
         Optional<MetatileImage> image = layers.source(layer).render(task.metatile(), layer.gutter());
@@ -195,15 +209,18 @@ public final class MetatileProcessor {
         List<EncodedTile> out = new ArrayList<>(todo.size());
         List<TileKey> nowEmpty = new ArrayList<>();
         long empty = 0;
+        long unchanged = 0;
         long bytes = 0;
         for (TileCoord tile : todo) {
+            TileKey key = key(task, tile);
             TileView view = image.map(metatile -> metatile.tile(tile)).orElse(null);
             TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
             byte[] data;
             if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
                 empty++;
-                if (task.mode() == Mode.RESEED) {
-                    nowEmpty.add(key(task, tile));
+                // A reseed removes tiles that have become empty since they were written, so none is left stale.
+                if (task.mode() == Mode.RESEED && existing.containsKey(key)) {
+                    nowEmpty.add(key);
                 }
                 continue;
             } else if (content.isEmpty() || content.isUniform()) {
@@ -211,29 +228,62 @@ public final class MetatileProcessor {
             } else {
                 data = encoder.encode(view);
             }
-            out.add(new EncodedTile(key(task, tile), data));
+            StoredTile stored = existing.get(key);
+            if (task.mode() == Mode.RESEED && stored != null && stored.holds(data)) {
+                unchanged++;
+                continue;
+            }
+            out.add(new EncodedTile(key, data));
             bytes += data.length;
         }
         metrics.stage(Stage.ENCODE, System.nanoTime() - rendered);
-        // A reseed removes tiles that have become empty since they were written, so none is left stale.
-        return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, 0, 0, bytes), false);
+        List<TileKey> changes = new ArrayList<>();
+        if (task.mode() == Mode.RESEED) {
+            out.forEach(tile -> changes.add(tile.key()));
+            changes.addAll(nowEmpty);
+        }
+        return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, 0, 0, bytes, unchanged),
+                false, task, changes);
     }
 
-    /** When the task's existing tiles were written, looked up in one go; none are needed for a plain reseed. */
-    private Map<TileKey, Instant> existing(MetatileTask task) throws IOException {
-        if (task.mode() == Mode.RESEED && task.refreshBefore() == null) {
-            return Map.of();
-        }
+    /**
+     * What the store holds of the task's tiles, looked up in one go: when each was written (seed), and for a reseed
+     * also its MD5, to leave the tiles it would write unchanged alone.
+     */
+    private Map<TileKey, StoredTile> existing(MetatileTask task) throws IOException {
         List<TileKey> keys = new ArrayList<>();
         for (TileCoord tile : task.tilesToStore()) {
             keys.add(key(task, tile));
         }
         try {
-            return store.lastModified(keys);
+            if (task.mode() == Mode.RESEED) {
+                return store.stored(keys);
+            }
+            Map<TileKey, StoredTile> found = new HashMap<>();
+            store.lastModified(keys).forEach((key, time) -> found.put(key, new StoredTile(time, null)));
+            return found;
         } catch (IOException e) {
             storeFailed();
             throw e;
         }
+    }
+
+    /**
+     * Lists the tiles a reseed is about to change (rewrite or delete) in a file beside the layer's tiles
+     * ({@link ChangeLists}), one {@code z/x/y} per line (the tile list format jobs and osm2pgsql use), for a CDN purge
+     * to follow. Written before the tiles, so no change goes unlisted if the worker dies between the
+     * two; a task tried again writes a file of its own rather than replace one that may list more.
+     */
+    private void writeChanges(MetatileTask task, List<TileKey> changes) throws IOException {
+        StringBuilder lines = new StringBuilder();
+        for (TileKey key : changes) {
+            TileCoord tile = key.tile();
+            lines.append(tile.z()).append('/').append(tile.x()).append('/').append(tile.y()).append('\n');
+        }
+        String name = ChangeLists.fileName(task.jobId(), task.seq(),
+                Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1));
+        store.writeMetadata(task.layer(), task.tileMatrixSet(), name, lines.toString().getBytes(StandardCharsets.UTF_8),
+                "text/plain; charset=utf-8");
     }
 
     /** Counts a failed store operation, unless it failed because this thread was interrupted (shutting down). */

@@ -385,7 +385,7 @@ public final class TaskWorkers implements AutoCloseable {
         } else if (delivery.deliveryCount() >= maxDeliveries) {
             LOG.warning(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
                     + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
-            TileCounts counts = new TileCounts(0, 0, 0, 0, task.tilesToStore().size(), 0);
+            TileCounts counts = new TileCounts(0, 0, 0, 0, task.tilesToStore().size(), 0, 0);
             try {
                 report(delivery, TaskResult.failed(task, counts, reason));
             } catch (InterruptedException interrupted) {

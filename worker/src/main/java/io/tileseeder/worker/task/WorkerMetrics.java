@@ -67,6 +67,7 @@ public final class WorkerMetrics {
     private final Counter tilesWritten;
     private final Counter tilesEmpty;
     private final Counter tilesSkipped;
+    private final Counter tilesUnchanged;
     private final Counter tilesFailed;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Counter deliveries;
@@ -86,6 +87,7 @@ public final class WorkerMetrics {
         tilesWritten = tiles("written");
         tilesEmpty = tiles("empty");
         tilesSkipped = tiles("skipped");
+        tilesUnchanged = tiles("unchanged");
         tilesFailed = tiles("failed");
         Gauge.builder("seeder.tasks.in.flight", inFlight, AtomicInteger::get).strongReference(true)
                 .description("Tasks taken from the queue without a verdict yet").register(registry);
@@ -113,6 +115,7 @@ public final class WorkerMetrics {
     private Counter tiles(String outcome) {
         return Counter.builder("seeder.tiles").tag("outcome", outcome)
                 .description("Tiles by outcome: written, empty (by the layer's policy), skipped (already there), "
+                        + "unchanged (reseeded to the bytes stored), "
                         + "failed (of tasks recorded FAILED)").register(registry);
     }
 
@@ -182,6 +185,7 @@ public final class WorkerMetrics {
         tilesWritten.increment(counts.written());
         tilesEmpty.increment(counts.empty());
         tilesSkipped.increment(counts.skipped());
+        tilesUnchanged.increment(counts.unchanged());
         tilesFailed.increment(counts.failed());
     }
 

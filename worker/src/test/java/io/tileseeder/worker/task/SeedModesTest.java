@@ -16,10 +16,12 @@ import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -76,21 +78,53 @@ class SeedModesTest {
     }
 
     @Test
-    void reseedRewritesEveryTile() throws Exception {
+    void reseedWritesNoTileWhoseBytesWouldNotChange() throws Exception {
         TileCounts first = run(Mode.SEED, null);
         Map<String, byte[]> before = contents();
         backdateAll();
 
         TileCounts reseed = run(Mode.RESEED, null);
 
-        assertThat(reseed.written()).isEqualTo(first.written());
+        assertThat(reseed.written()).isZero();
+        assertThat(reseed.unchanged()).isEqualTo(first.written());
         assertThat(reseed.skipped()).isZero();
         assertThat(reseed.empty()).isEqualTo(first.empty());
-        assertThat(reseed.bytes()).isEqualTo(first.bytes());
+        assertThat(reseed.bytes()).isZero();
         assertThat(mtimes()).as("mtimes after reseed").allSatisfy((file, time) ->
-                assertThat(time).as(file).isGreaterThan(LONG_AGO));
-        assertSameContents(before, contents()); // rendering is deterministic
-        assertThat(Folders.tempFiles(root)).isEmpty();
+                assertThat(time).as(file).isEqualTo(LONG_AGO));
+        assertSameContents(before, contents());
+        assertThat(Files.exists(root.resolve("world/" + TMS.id() + "/changes"))).as("a list of changes").isFalse();
+    }
+
+    @Test
+    void reseedRewritesTheTilesThatChangedDeletesThoseNowEmptyAndListsBoth() throws Exception {
+        TileCounts first = run(Mode.SEED, null);
+        Map<String, byte[]> before = contents();
+        String altered = "world/" + TMS.id() + "/2/2/1.png";
+        assertThat(before).containsKey(altered);
+        String stale = "world/" + TMS.id() + "/3/0/0.png";
+        assertThat(before).doesNotContainKey(stale);
+        Files.write(root.resolve(altered), new byte[] {1, 2, 3});
+        Files.write(root.resolve(stale), new byte[] {4, 5, 6});
+        backdateAll();
+
+        TileCounts reseed = run(Mode.RESEED, null);
+
+        assertThat(reseed.written()).isEqualTo(1);
+        assertThat(reseed.unchanged()).isEqualTo(first.written() - 1);
+        assertThat(reseed.empty()).isEqualTo(first.empty());
+        Map<String, byte[]> after = contents();
+        List<String> changeFiles = after.keySet().stream().filter(f -> f.contains("/changes/job-reseed/")).toList();
+        assertThat(changeFiles).isNotEmpty().allMatch(f -> f.startsWith("world/" + TMS.id() + "/changes/"));
+        List<String> listed = new ArrayList<>();
+        changeFiles.forEach(f -> listed.addAll(new String(after.remove(f), StandardCharsets.UTF_8).lines().toList()));
+        assertThat(listed).containsExactlyInAnyOrder("2/2/1", "3/0/0");
+        assertSameContents(before, after);
+        assertThat(mtimes()).allSatisfy((file, time) -> {
+            if (!file.equals(altered) && !file.contains("/changes/")) {
+                assertThat(time).as(file).isEqualTo(LONG_AGO);
+            }
+        });
     }
 
     @Test
@@ -104,12 +138,16 @@ class SeedModesTest {
         assertThat(notStale.skipped()).isEqualTo(first.written());
         assertThat(mtimes()).allSatisfy((file, time) -> assertThat(time).as(file).isEqualTo(LONG_AGO));
 
+        String altered = "world/" + TMS.id() + "/1/1/0.png";
+        Files.write(root.resolve(altered), new byte[] {7});
+        Files.setLastModifiedTime(root.resolve(altered), LONG_AGO);
         TileCounts stale = run(Mode.RESEED, Instant.parse("2021-01-01T00:00:00Z"));
 
-        assertThat(stale.written()).as("written when every tile is older than refreshBefore")
-                .isEqualTo(first.written());
         assertThat(stale.skipped()).isZero();
-        assertThat(mtimes()).allSatisfy((file, time) -> assertThat(time).as(file).isGreaterThan(LONG_AGO));
+        assertThat(stale.written()).as("written when every tile is older than refreshBefore: the one changed")
+                .isEqualTo(1);
+        assertThat(stale.unchanged()).isEqualTo(first.written() - 1);
+        assertThat(Files.getLastModifiedTime(root.resolve(altered))).isGreaterThan(LONG_AGO);
     }
 
     @Test

@@ -615,6 +615,11 @@ class TaskWorkersTest {
         }
 
         @Override
+        public String publicUrl() {
+            return delegate.publicUrl();
+        }
+
+        @Override
         public String describe() {
             return "forwarding to " + delegate.describe();
         }

@@ -1,0 +1,98 @@
+package io.tileseeder.coordinator.job;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tileseeder.job.Digests;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.MetatilePlan;
+import io.tileseeder.job.TileFormat;
+import io.tileseeder.message.TileCounts;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.TreeMap;
+
+/**
+ * What the last job did to a layer's tiles in one matrix set and format, stored beside them as
+ * {@code manifest-{format}.json} after the job's last tile, before the job is reported done: the layer and a hash of
+ * its configuration, the format and the tile URL template, the job (its id, mode, zoom levels, area, labels), its
+ * tiles per zoom level and their outcomes. A client or a pipeline reads it to know what the cache holds and which
+ * configuration drew it; the next job over the same layer, matrix set and format replaces it.
+ */
+public final class Manifest {
+
+    /** The version of this document's layout. */
+    public static final int VERSION = 1;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Manifest() {
+    }
+
+    public static String fileName(TileFormat format) {
+        return "manifest-" + format.id() + ".json";
+    }
+
+    /**
+     * @param job     the job, all of whose tasks have a result
+     * @param written when the document is written: after the job's last tile
+     */
+    public static byte[] document(JobStatus job, LayerInfo layer, Instant written) {
+        JobSpec spec = job.spec();
+        ObjectNode doc = JSON.createObjectNode();
+        doc.put("manifest", VERSION);
+        doc.put("layer", layer.name());
+        doc.put("layerConfigHash", layer.configHash());
+        doc.put("tileMatrixSet", spec.tileMatrixSet().id());
+        doc.put("format", spec.format().id());
+        doc.put("contentType", spec.format().contentType());
+        doc.put("tiles", "{z}/{x}/{y}." + spec.format().extension());
+        ArrayNode formats = doc.putArray("layerFormats");
+        layer.formats().stream().map(TileFormat::id).sorted().forEach(formats::add);
+        doc.put("written", written.toString());
+
+        ObjectNode about = doc.putObject("job");
+        about.put("id", job.id());
+        about.put("mode", spec.mode().id());
+        about.putObject("zoom").put("min", spec.minZoom()).put("max", spec.maxZoom());
+        about.putArray("bbox").add(spec.bbox().minX()).add(spec.bbox().minY()).add(spec.bbox().maxX())
+                .add(spec.bbox().maxY());
+        if (spec.area() != null) {
+            ObjectNode area = about.putObject("area");
+            area.put("kind", spec.area().kind().name().toLowerCase(Locale.ROOT));
+            if (spec.area().name() != null) {
+                area.put("name", spec.area().name());
+            }
+            area.put("sha256", Digests.sha256(spec.area().data().getBytes(StandardCharsets.UTF_8)));
+        }
+        about.putObject("metatile").put("width", spec.metatile().width()).put("height", spec.metatile().height());
+        if (spec.refreshBefore() != null) {
+            about.put("refreshBefore", spec.refreshBefore().toString());
+        }
+        ObjectNode labels = about.putObject("labels");
+        new TreeMap<>(spec.labels()).forEach(labels::put);
+        about.put("created", job.created().toString());
+        if (job.started() != null) {
+            about.put("started", job.started().toString());
+        }
+
+        TileCounts counts = job.counts();
+        doc.putObject("counts").put("planned", job.tilesPlanned()).put("written", counts.written())
+                .put("empty", counts.empty()).put("skipped", counts.skipped()).put("unchanged", counts.unchanged())
+                .put("deleted", counts.deleted()).put("failed", counts.failed()).put("bytes", counts.bytes());
+        MetatilePlan plan = MetatilePlan.of(spec);
+        ArrayNode zooms = doc.putArray("zooms");
+        for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
+            zooms.addObject().put("zoom", z).put("tiles", plan.tileCount(z));
+        }
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.tileseeder.coordinator.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tileseeder.adapters.memory.InMemoryJobStore;
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.TileFormat;
+import java.io.ByteArrayInputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/** The WMTS capabilities and the manifest written beside a layer's tiles. */
+class CacheDocumentsTest {
+
+    private static final String WMTS = "http://www.opengis.net/wmts/1.0";
+    private static final String OWS = "http://www.opengis.net/ows/1.1";
+    private static final LayerInfo WORLD = new LayerInfo("world", "World & <countries>", "Natural Earth", 0, 14,
+            Set.of(TileMatrixSet.values()), Set.of(TileFormat.values()), MetatileSize.DEFAULT,
+            new MetatileSize(16, 16), Map.of(), "c0ffee");
+
+    @Test
+    void wmtsCapabilitiesNameTheLayerItsFormatItsTileUrlAndAMatrixPerZoom() throws Exception {
+        Document doc = parse(WmtsCapabilities.document(WORLD, TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG8,
+                "https://tiles.example.com/cache"));
+
+        Element layer = (Element) doc.getElementsByTagNameNS(WMTS, "Layer").item(0);
+        assertThat(text(layer, OWS, "Identifier")).isEqualTo("world");
+        assertThat(text(layer, OWS, "Title")).isEqualTo("World & <countries>");
+        assertThat(text(layer, WMTS, "Format")).isEqualTo("image/png");
+        Element url = (Element) layer.getElementsByTagNameNS(WMTS, "ResourceURL").item(0);
+        assertThat(url.getAttribute("resourceType")).isEqualTo("tile");
+        assertThat(url.getAttribute("template"))
+                .isEqualTo("https://tiles.example.com/cache/world/WebMercatorQuad/{TileMatrix}/{TileCol}/{TileRow}.png");
+        assertThat(WmtsCapabilities.fileName(TileFormat.PNG8)).isEqualTo("WMTSCapabilities-png8.xml");
+
+        NodeList matrices = doc.getElementsByTagNameNS(WMTS, "TileMatrix");
+        assertThat(matrices.getLength()).isEqualTo(15);
+        Element z0 = (Element) matrices.item(0);
+        assertThat(text(z0, OWS, "Identifier")).isEqualTo("0");
+        // The standard's GoogleMapsCompatible scale set (OGC 07-057r7, annex E.4): 559082264.0287178 at level 0.
+        assertThat(Double.parseDouble(text(z0, WMTS, "ScaleDenominator"))).isCloseTo(559082264.0287178,
+                org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(text(z0, WMTS, "TopLeftCorner")).isEqualTo("-20037508.342789244 20037508.342789244");
+        Element z14 = (Element) matrices.item(14);
+        assertThat(text(z14, WMTS, "MatrixWidth")).isEqualTo("16384");
+        assertThat(Double.parseDouble(text(z14, WMTS, "ScaleDenominator"))).isCloseTo(34123.67334161,
+                org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void worldCrs84QuadHasTwoTilesAtZoomZeroAndLongitudeFirst() throws Exception {
+        Document doc = parse(WmtsCapabilities.document(WORLD, TileMatrixSet.WORLD_CRS84_QUAD, TileFormat.JPEG_PNG,
+                "file:///srv/tiles"));
+
+        Element set = (Element) doc.getElementsByTagNameNS(WMTS, "Contents").item(0);
+        assertThat(doc.getElementsByTagNameNS(OWS, "SupportedCRS").item(0).getTextContent())
+                .isEqualTo("urn:ogc:def:crs:OGC:1.3:CRS84");
+        Element z0 = (Element) set.getElementsByTagNameNS(WMTS, "TileMatrix").item(0);
+        assertThat(text(z0, WMTS, "TopLeftCorner")).isEqualTo("-180 90");
+        assertThat(text(z0, WMTS, "MatrixWidth")).isEqualTo("2");
+        assertThat(text(z0, WMTS, "MatrixHeight")).isEqualTo("1");
+        // 180° over 256 px, 111,319.49 m a degree, 0.28 mm a pixel
+        assertThat(Double.parseDouble(text(z0, WMTS, "ScaleDenominator"))).isCloseTo(279541132.0143589,
+                org.assertj.core.data.Offset.offset(1e-3));
+        Element url = (Element) doc.getElementsByTagNameNS(WMTS, "ResourceURL").item(0);
+        assertThat(url.getAttribute("template"))
+                .isEqualTo("file:///srv/tiles/world/WorldCRS84Quad/{TileMatrix}/{TileCol}/{TileRow}.jpeg-png");
+        assertThat(url.getAttribute("format")).isEqualTo("image/vnd.jpeg-png");
+    }
+
+    @Test
+    void theManifestSaysWhatTheJobLeftPerZoomAndWhichConfigurationDrewIt() throws Exception {
+        InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
+        JobSpec spec = JobFixtures.VALIDATOR.validate(new JobRequest("world", null, new JobRequest.Zoom(1, 3),
+                List.of(0d, 0d, 40d, 40d), null, "reseed", null, null, null, Map.of("team", "maps")));
+        JobStatus job = store.create(JobStatus.submitted("job-m", spec, spec.tileCount(), Instant.now(), null));
+
+        JsonNode doc = new ObjectMapper().readTree(Manifest.document(job, WORLD,
+                Instant.parse("2026-11-26T00:00:00Z")));
+
+        assertThat(doc.path("manifest").asInt()).isEqualTo(1);
+        assertThat(doc.path("layer").asText()).isEqualTo("world");
+        assertThat(doc.path("layerConfigHash").asText()).isEqualTo("c0ffee");
+        assertThat(doc.path("format").asText()).isEqualTo("png");
+        assertThat(doc.path("tiles").asText()).isEqualTo("{z}/{x}/{y}.png");
+        assertThat(doc.path("written").asText()).isEqualTo("2026-11-26T00:00:00Z");
+        assertThat(doc.path("job").path("id").asText()).isEqualTo("job-m");
+        assertThat(doc.path("job").path("mode").asText()).isEqualTo("reseed");
+        assertThat(doc.path("job").path("labels").path("team").asText()).isEqualTo("maps");
+        assertThat(doc.path("counts").path("planned").asLong()).isEqualTo(spec.tileCount());
+        long perZoom = 0;
+        for (JsonNode zoom : doc.path("zooms")) {
+            perZoom += zoom.path("tiles").asLong();
+        }
+        assertThat(doc.path("zooms")).hasSize(3);
+        assertThat(doc.path("zooms").get(0).path("zoom").asInt()).isEqualTo(1);
+        assertThat(perZoom).isEqualTo(spec.tileCount());
+        assertThat(Manifest.fileName(TileFormat.WEBP)).isEqualTo("manifest-webp.json");
+    }
+
+    private static Document parse(byte[] xml) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        return factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml));
+    }
+
+    private static String text(Element parent, String namespace, String name) {
+        return parent.getElementsByTagNameNS(namespace, name).item(0).getTextContent();
+    }
+}

@@ -165,6 +165,9 @@ class SeedingInKubernetesIT {
     @Order(8)
     void prometheusScrapesEveryPodLoadsTheAlertsAndTheDashboardQueriesHaveData(TestInfo info) throws Exception {
         Prometheus prometheus = new Prometheus(kube.serviceIp(kube.namespace, "prometheus"));
+        // The earlier tests restart pods and load the node for a quarter of an hour: a connection to the service
+        // can time out for a while after that, so the test waits for an answer before it reads one.
+        awaitPods(() -> answers(prometheus), "answer from Prometheus at its service");
         assertThat(prometheus.alerts()).contains("SeederJobStuck", "SeederTaskFailureRate", "SeederBacklogGrowing",
                 "SeederStoreErrors");
         List<String> queries = Prometheus.dashboardQueries(Path.of(Kube.env("SEEDER_E2E_CHART"), "files",
@@ -200,6 +203,15 @@ class SeedingInKubernetesIT {
             }
         } finally {
             kube.upgrade("layers.inline=");
+        }
+    }
+
+    private static boolean answers(Prometheus prometheus) {
+        try {
+            prometheus.alerts();
+            return true;
+        } catch (Exception e) {
+            return false;
         }
     }
 

@@ -167,6 +167,28 @@ public abstract class TileStoreContract {
     }
 
     @Test
+    void aDocumentCanBeLookedUpAndDeletedAndOnlyThoseNamedGo() throws Exception {
+        byte[] mark = "job-1\n".getBytes(StandardCharsets.UTF_8);
+        String first = "done/png-4x4-skip/3/0/1";
+        String second = "done/png-4x4-skip/3/1/1";
+        store().writeMetadata("world", TMS, first, mark, "text/plain");
+        store().writeMetadata("world", TMS, second, mark, "text/plain");
+        store().write(List.of(new EncodedTile(key(TileCoord.of(3, 0, 4)), mark)));
+
+        assertThat(store().hasMetadata("world", TMS, first)).isTrue();
+        assertThat(store().hasMetadata("world", TMS, "done/png-4x4-skip/3/0/2")).isFalse();
+        assertThat(store().hasMetadata("other", TMS, first)).as("another layer's").isFalse();
+
+        store().deleteMetadata("world", TMS, List.of(first, "done/png-4x4-store/3/0/1", first));
+
+        assertThat(store().hasMetadata("world", TMS, first)).isFalse();
+        assertThat(store().hasMetadata("world", TMS, second)).isTrue();
+        assertThat(store().read(key(TileCoord.of(3, 0, 4)))).as("a tile beside them").isPresent();
+        store().deleteMetadata("world", TMS, List.of());
+        assertThat(store().hasMetadata("world", TMS, second)).isTrue();
+    }
+
+    @Test
     void writingNothingIsANoOp() throws Exception {
         store().write(List.of());
 

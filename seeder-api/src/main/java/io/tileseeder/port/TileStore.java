@@ -60,6 +60,15 @@ public interface TileStore {
     void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content, String contentType)
             throws IOException;
 
+    /** Whether the document {@code {layer}/{tileMatrixSet}/{name}} exists (see {@link #writeMetadata}). */
+    boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) throws IOException;
+
+    /**
+     * Deletes the documents {@code {layer}/{tileMatrixSet}/{name}} of the given names, those that exist; returns once
+     * the deletions are durable.
+     */
+    void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names) throws IOException;
+
     /**
      * The URL at which clients read the store's root, without a trailing slash: a tile is at
      * {@code {publicUrl}/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}. The WMTS capabilities beside the tiles name them

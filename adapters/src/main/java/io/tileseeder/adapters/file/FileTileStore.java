@@ -134,10 +134,40 @@ public final class FileTileStore implements TileStore {
     @Override
     public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
                               String contentType) throws IOException {
-        Path target = root.resolve(layer).resolve(tileMatrixSet.id()).resolve(name);
+        Path target = metadataPath(layer, tileMatrixSet, name);
         createFolders(target.getParent());
         writeDurably(target, content);
         syncFolder(target.getParent());
+    }
+
+    @Override
+    public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) {
+        return Files.isRegularFile(metadataPath(layer, tileMatrixSet, name));
+    }
+
+    @Override
+    public void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names)
+            throws IOException {
+        Set<Path> folders = new LinkedHashSet<>();
+        for (String name : names) {
+            Path path = metadataPath(layer, tileMatrixSet, name);
+            if (Files.deleteIfExists(path)) {
+                folders.add(path.getParent());
+            }
+        }
+        for (Path folder : folders) {
+            syncFolder(folder);
+        }
+    }
+
+    /** Where a document beside a layer's tiles lives: always below {@link #root()}. */
+    private Path metadataPath(String layer, TileMatrixSet tileMatrixSet, String name) {
+        Path path = root.resolve(layer).resolve(tileMatrixSet.id()).resolve(name).normalize();
+        if (!path.startsWith(root)) {
+            throw new IllegalArgumentException("document " + layer + "/" + tileMatrixSet.id() + "/" + name
+                    + " is outside the store " + root);
+        }
+        return path;
     }
 
     @Override

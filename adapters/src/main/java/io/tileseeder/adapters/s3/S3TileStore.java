@@ -212,12 +212,16 @@ public final class S3TileStore implements TileStore, AutoCloseable {
                 existing.add(object);
             }
         });
-        List<List<String>> batches = new ArrayList<>();
-        for (int from = 0; from < existing.size(); from += DELETE_BATCH) {
-            batches.add(existing.subList(from, Math.min(existing.size(), from + DELETE_BATCH)));
-        }
-        requests.run("delete", batches, this::deleteBatch);
+        requests.run("delete", batches(existing), this::deleteBatch);
         return existing.size();
+    }
+
+    private static List<List<String>> batches(List<String> objects) {
+        List<List<String>> batches = new ArrayList<>();
+        for (int from = 0; from < objects.size(); from += DELETE_BATCH) {
+            batches.add(objects.subList(from, Math.min(objects.size(), from + DELETE_BATCH)));
+        }
+        return batches;
     }
 
     @Override
@@ -225,6 +229,21 @@ public final class S3TileStore implements TileStore, AutoCloseable {
                               String contentType) throws IOException {
         String object = metadataObjectName(layer, tileMatrixSet, name);
         requests.run("store", List.of(object), o -> put(o, content, contentType));
+    }
+
+    @Override
+    public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) throws IOException {
+        String object = metadataObjectName(layer, tileMatrixSet, name);
+        return requests.run("look up", List.of(object), this::stat).get(object).isPresent();
+    }
+
+    /** One DeleteObjects request per 1000 names; S3 deletes a missing object without complaint. */
+    @Override
+    public void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names)
+            throws IOException {
+        List<String> objects = new ArrayList<>(new LinkedHashSet<>(names.stream()
+                .map(name -> metadataObjectName(layer, tileMatrixSet, name)).toList()));
+        requests.run("delete", batches(objects), this::deleteBatch);
     }
 
 

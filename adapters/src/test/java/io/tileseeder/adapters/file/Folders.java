@@ -26,6 +26,15 @@ public final class Folders {
         }
     }
 
+    /**
+     * The tiles below {@code root}: the files at {@code {layer}/{tileMatrixSet}/{z}/...}, without the documents beside
+     * them (done markers, change lists, TileJSON).
+     */
+    public static Set<String> tiles(Path root) throws IOException {
+        return regularFiles(root).stream().filter(name -> name.matches("[^/]+/[^/]+/\\d+/.*"))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
     /** The files below {@code root} whose name ends in {@code .tmp}. */
     public static Set<String> tempFiles(Path root) throws IOException {
         return regularFiles(root).stream().filter(name -> name.endsWith(".tmp"))

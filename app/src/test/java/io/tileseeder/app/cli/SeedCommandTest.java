@@ -77,8 +77,13 @@ class SeedCommandTest {
         assertThat(Files.readString(tileJson)).contains("\"tilejson\"").contains("{z}/{x}/{y}.png");
         assertThat(out.resolve("world/WebMercatorQuad/WMTSCapabilities-png.xml")).isRegularFile();
         assertThat(out.resolve("world/WebMercatorQuad/manifest-png.json")).isRegularFile();
-        assertThat(files(out)).as("nothing but the tiles and the TileJSON, WMTS and manifest documents")
-                .hasSize(tiles.size() + 3);
+        // z0-2 is one 4x4 metatile per zoom level, each marked done once its tiles are stored.
+        assertThat(files(out).stream().filter(f -> f.contains("/done/")))
+                .containsExactly("world/WebMercatorQuad/done/png-4x4-skip/0/0/0",
+                        "world/WebMercatorQuad/done/png-4x4-skip/1/0/0",
+                        "world/WebMercatorQuad/done/png-4x4-skip/2/0/0");
+        assertThat(files(out)).as("nothing but the tiles, the done markers and the TileJSON, WMTS and manifest "
+                + "documents").hasSize(tiles.size() + 3 + 3);
 
         LaunchResult second = launcher.launch(seed);
 
@@ -86,8 +91,9 @@ class SeedCommandTest {
         Summary again = Summary.of(second);
         assertThat(again.header()).startsWith("SUCCEEDED world z0-2 ");
         assertThat(again.written()).as(describe(second)).isZero();
-        assertThat(again.alreadyThere()).as(describe(second)).isEqualTo(summary.written());
-        assertThat(again.alreadyThere() + again.empty()).as(describe(second)).isEqualTo(21);
+        assertThat(again.alreadyThere()).as("every tile of the metatiles marked done, empty ones too: "
+                + describe(second)).isEqualTo(21);
+        assertThat(again.empty()).as(describe(second)).isZero();
         assertThat(again.failed()).isZero();
         assertThat(files(out).stream().filter(f -> f.endsWith(".png")).toList()).isEqualTo(tiles);
     }
@@ -105,7 +111,8 @@ class SeedCommandTest {
         assertThat(summary.written() + summary.empty()).as(describe(result)).isEqualTo(2 + 8);
 
         List<String> tiles = files(out).stream().filter(f -> f.endsWith(".jpg")).toList();
-        assertThat(files(out)).hasSize(tiles.size() + 3);
+        assertThat(files(out)).as("tiles, a done marker per metatile (one per zoom) and three documents")
+                .hasSize(tiles.size() + 2 + 3);
         assertThat(tiles).as("tile files").hasSize((int) summary.written());
         for (String tile : tiles) {
             Matcher m = CRS84_JPG.matcher(tile);

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.adapters.ForwardingTileStore;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
@@ -18,9 +19,7 @@ import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.outage.Outages;
-import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.StoreUnavailableException;
-import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -30,8 +29,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Collection;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -175,47 +172,18 @@ class FinisherTest {
     }
 
     /** A tile store that stores tiles but fails to write metadata, as {@code failure} says. */
-    private record MetadataFailing(TileStore files, Supplier<IOException> failure) implements TileStore {
+    private static final class MetadataFailing extends ForwardingTileStore {
+        private final Supplier<IOException> failure;
 
-        @Override
-        public Optional<Instant> lastModified(TileKey key) throws IOException {
-            return files.lastModified(key);
-        }
-
-        @Override
-        public Optional<byte[]> read(TileKey key) throws IOException {
-            return files.read(key);
-        }
-
-        @Override
-        public void write(Collection<EncodedTile> tiles) throws IOException {
-            files.write(tiles);
-        }
-
-        @Override
-        public long delete(Collection<TileKey> keys) throws IOException {
-            return files.delete(keys);
+        MetadataFailing(TileStore files, Supplier<IOException> failure) {
+            super(files);
+            this.failure = failure;
         }
 
         @Override
         public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
                                   String contentType) throws IOException {
             throw failure.get();
-        }
-
-        @Override
-        public String publicUrl() {
-            return files.publicUrl();
-        }
-
-        @Override
-        public String describe() {
-            return "failing";
-        }
-
-        @Override
-        public void probe() throws IOException {
-            files.probe();
         }
     }
 }

@@ -34,8 +34,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Does one metatile task in two stages: {@link #prepare} (lock → check what exists → render → cut → classify
- * → encode; CPU-bound) and {@link #store} (write every tile durably, then release the lock; I/O-bound), so
- * that the worker runs each stage on a pool sized for it.
+ * → encode; CPU-bound) and {@link #store} (write every tile durably, mark the metatile done, then release the
+ * lock; I/O-bound), so that the worker runs each stage on a pool sized for it. A seed of a metatile marked done
+ * ({@link DoneMetatiles}) stops after one look-up.
  *
  * <p>Tiles of one colour (inside a country, or fully transparent under the {@code store} policy) are encoded
  * once per colour and format, and the bytes reused.
@@ -78,9 +79,12 @@ public final class MetatileProcessor {
         private final boolean truncate;
         private final MetatileTask task;
         private final List<TileKey> changes;
+        private final List<String> unmark;
+        private final String mark;
 
         private Prepared(MetatileLock.Lease lease, List<EncodedTile> tiles, List<TileKey> deletions,
-                         TileCounts counts, boolean truncate, MetatileTask task, List<TileKey> changes) {
+                         TileCounts counts, boolean truncate, MetatileTask task, List<TileKey> changes,
+                         List<String> unmark, String mark) {
             this.lease = lease;
             this.tiles = tiles;
             this.deletions = deletions;
@@ -88,6 +92,8 @@ public final class MetatileProcessor {
             this.truncate = truncate;
             this.task = task;
             this.changes = changes;
+            this.unmark = unmark;
+            this.mark = mark;
         }
 
         /** What storing the tiles would count (the deletions of a truncate not yet). */
@@ -132,7 +138,9 @@ public final class MetatileProcessor {
     }
 
     /**
-     * Writes (or deletes) the prepared tiles; returns once all are durable, then releases the lock.
+     * Writes (or deletes) the prepared tiles; returns once all are durable, then releases the lock. A truncate
+     * deletes the metatile's done markers before its tiles; a seed or reseed of a whole metatile writes its marker
+     * after them, so a marker never vouches for a tile that is not stored.
      *
      * @throws StoreUnavailableException if the store is unreachable: the lock stays held, so the caller may call
      *                                   this again once it is back, or {@link Prepared#abandon} the metatile
@@ -144,6 +152,10 @@ public final class MetatileProcessor {
         try {
             long start = System.nanoTime();
             TileCounts counts = prepared.counts;
+            MetatileTask task = prepared.task;
+            if (!prepared.unmark.isEmpty()) {
+                store.deleteMetadata(task.layer(), task.tileMatrixSet(), prepared.unmark);
+            }
             if (!prepared.changes.isEmpty()) {
                 writeChanges(prepared.task, prepared.changes);
             }
@@ -155,6 +167,10 @@ public final class MetatileProcessor {
             }
             if (!prepared.tiles.isEmpty()) {
                 store.write(prepared.tiles);
+            }
+            if (prepared.mark != null) {
+                store.writeMetadata(task.layer(), task.tileMatrixSet(), prepared.mark,
+                        (task.jobId() + "\n").getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8");
             }
             metrics.stage(Stage.STORE, System.nanoTime() - start);
             return counts;
@@ -177,12 +193,24 @@ public final class MetatileProcessor {
         for (TileCoord tile : task.tilesToStore()) {
             keys.add(key(task, tile));
         }
-        return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true, task, List.of());
+        return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true, task, List.of(),
+                DoneMetatiles.markers(task), null);
     }
 
     private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
+        // A seed trusts the marker; a reseed looks at every tile, and writes the marker only where it is missing
+        // (an unchanged reseed writes nothing).
+        String marker = DoneMetatiles.marker(task, layer.emptyTiles());
+        boolean covers = DoneMetatiles.coversMetatile(task);
+        boolean marked = (task.mode() == Mode.SEED || covers) && markedDone(task, marker);
+        if (marked && task.mode() == Mode.SEED) {
+            metrics.stage(Stage.CHECK, System.nanoTime() - start);
+            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, task.tilesToStore().size(), 0, 0,
+                    0, 0), false, task, List.of(), List.of(), null);
+        }
+        String mark = covers && !marked ? marker : null;
         List<TileCoord> todo = new ArrayList<>();
         long skipped = 0;
         Map<TileKey, StoredTile> existing = existing(task);
@@ -198,7 +226,7 @@ public final class MetatileProcessor {
         metrics.stage(Stage.CHECK, checked - start);
         if (todo.isEmpty()) {
             return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, skipped, 0, 0, 0, 0), false, task,
-                    List.of());
+                    List.of(), List.of(), mark);
         }
 
         Optional<MetatileImage> image = layers.source(layer).render(task.metatile(), layer.gutter());
@@ -243,7 +271,17 @@ public final class MetatileProcessor {
             changes.addAll(nowEmpty);
         }
         return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, 0, 0, bytes, unchanged),
-                false, task, changes);
+                false, task, changes, List.of(), mark);
+    }
+
+    /** Whether the store holds the metatile's done marker: every tile of it was stored, or found empty. */
+    private boolean markedDone(MetatileTask task, String marker) throws IOException {
+        try {
+            return store.hasMetadata(task.layer(), task.tileMatrixSet(), marker);
+        } catch (IOException e) {
+            storeFailed();
+            throw e;
+        }
     }
 
     /**

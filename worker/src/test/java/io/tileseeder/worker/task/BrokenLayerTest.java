@@ -104,7 +104,7 @@ class BrokenLayerTest {
         Files.writeString(config.resolve("later.geojson"), WorkerFixtures.rectangleGeoJson(-10, -10, 10, 10));
 
         assertThat(processor.process(task)).hasValueSatisfying(counts -> assertThat(counts.written()).isEqualTo(1));
-        assertThat(Folders.regularFiles(tiles)).containsExactly("broken/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.tiles(tiles)).containsExactly("broken/WebMercatorQuad/0/0/0.png");
     }
 
     private MetatileProcessor processorFor(String data) throws IOException {

@@ -3,6 +3,7 @@ package io.tileseeder.worker.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.adapters.ForwardingTileStore;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
@@ -16,7 +17,6 @@ import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
-import io.tileseeder.worker.task.TaskWorkersTest.ForwardingStore;
 import io.tileseeder.worker.task.TaskWorkersTest.GateStore;
 import io.tileseeder.worker.task.TaskWorkersTest.Log;
 import io.tileseeder.worker.task.TaskWorkersTest.RecordingSink;
@@ -125,7 +125,7 @@ class PipelineStagesTest {
     void anErrorInAStageStopsThePipelineGivesItsTaskBackAndIsVisible() throws Exception {
         MetatileTask task = tasks(0, 0).getFirst();
         AtomicInteger writes = new AtomicInteger();
-        TileStore store = new ForwardingStore(new FileTileStore(tiles)) {
+        TileStore store = new ForwardingTileStore(new FileTileStore(tiles)) {
             @Override
             public void write(Collection<EncodedTile> written) {
                 writes.incrementAndGet();
@@ -252,7 +252,7 @@ class PipelineStagesTest {
      * A store whose look-ups of existing tiles wait until {@link #checked} is counted down, and whose writes until
      * {@link #written} is; {@link #checking} and {@link #writing} open when the first of each starts waiting.
      */
-    static final class HeldStore extends ForwardingStore {
+    static final class HeldStore extends ForwardingTileStore {
         final CountDownLatch checking = new CountDownLatch(1);
         final CountDownLatch checked = new CountDownLatch(1);
         final CountDownLatch writing = new CountDownLatch(1);

@@ -2,7 +2,9 @@ package io.tileseeder.worker.task;
 
 import static io.tileseeder.worker.task.WorkerFixtures.LOCK_WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tileseeder.adapters.ForwardingTileStore;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
@@ -12,8 +14,13 @@ import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.job.Mode;
+import io.tileseeder.job.TileFormat;
+import io.tileseeder.layer.EmptyTilePolicy;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
+import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.TileKey;
+import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,12 +30,14 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,6 +53,8 @@ class SeedModesTest {
     private static final TileMatrixSet TMS = TileMatrixSet.WEB_MERCATOR_QUAD;
     private static final int MAX_ZOOM = 3;
     private static final int TILES = 85;
+    /** z0, z1 and z2 in one metatile each, z3 in four. */
+    private static final int METATILES = 7;
     /** Well before any test runs, so a rewrite always shows in the mtime. */
     private static final FileTime LONG_AGO = FileTime.from(Instant.parse("2020-01-01T00:00:00Z"));
 
@@ -66,12 +77,16 @@ class SeedModesTest {
         Map<String, byte[]> before = contents();
         backdateAll();
 
-        TileCounts second = run(Mode.SEED, null);
+        Lookups lookups = new Lookups(new FileTileStore(root));
+        TileCounts second = run(processorOver(lookups), Mode.SEED, null);
 
         assertThat(second.written()).as("written by the second seed").isZero();
-        assertThat(second.skipped()).as("skipped by the second seed").isEqualTo(first.written());
-        assertThat(second.empty()).as("the empty tiles are looked at again").isEqualTo(first.empty());
+        assertThat(second.skipped()).as("skipped by the second seed: every tile, the empty ones too")
+                .isEqualTo(TILES);
+        assertThat(second.empty()).as("empty tiles found by rendering again").isZero();
         assertThat(second.bytes()).isZero();
+        assertThat(lookups.markers).as("done markers looked up").hasValue(METATILES);
+        assertThat(lookups.tiles).as("tiles looked up").hasValue(0);
         assertThat(mtimes()).as("mtimes after the second seed").allSatisfy((file, time) ->
                 assertThat(time).as(file).isEqualTo(LONG_AGO));
         assertSameContents(before, contents());
@@ -159,7 +174,7 @@ class SeedModesTest {
         assertThat(truncate.deleted()).as("deleted").isEqualTo(first.written());
         assertThat(truncate.skipped()).as("tiles that were not there").isEqualTo(first.empty());
         assertThat(truncate.written() + truncate.empty() + truncate.failed() + truncate.bytes()).isZero();
-        assertThat(Folders.regularFiles(root)).as("files left after truncate").isEmpty();
+        assertThat(Folders.regularFiles(root)).as("files left after truncate, done markers included").isEmpty();
 
         TileCounts again = run(Mode.TRUNCATE, null);
         assertThat(again.deleted()).isZero();
@@ -186,15 +201,163 @@ class SeedModesTest {
 
         Set<String> expected = new TreeSet<>(before);
         expected.removeAll(listed);
+        // The metatiles the list touches are no longer done; the others still are.
+        Set<String> unmarked = new TreeSet<>();
+        tasks.forEach(task -> unmarked.addAll(markerFiles(task)));
+        assertThat(unmarked).hasSize(2 * 5);
+        assertThat(before).containsAll(unmarked.stream().filter(f -> f.contains("-skip/")).toList());
+        expected.removeAll(unmarked);
         assertThat(new TreeSet<>(Folders.regularFiles(root))).isEqualTo(expected);
-        assertThat(truncate.deleted()).isEqualTo(before.size() - expected.size());
+        assertThat(truncate.deleted()).isEqualTo(listed.stream().filter(before::contains).count());
+        assertThat(expected).as("markers of the metatiles the list leaves alone").anyMatch(f -> f.contains("/done/"));
+    }
+
+    @Test
+    void aJobOverPartOfAMetatileNeitherMarksItNorIsFooledByAnother() throws Exception {
+        JobSpec list = new JobSpecValidator(WorkerFixtures.bundledCatalog(), WorkerFixtures.LIMITS).validate(
+                new JobRequest(WorkerFixtures.WORLD, TMS.id(), new JobRequest.Zoom(3, 3), null, "png",
+                        Mode.SEED.id(), null, null, null, null, null, TextNode.valueOf("3/4/2\n")));
+        TileCounts part = WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-part", list)).total();
+
+        assertThat(part.written()).isEqualTo(1);
+        assertThat(Folders.regularFiles(root)).containsExactly("world/" + TMS.id() + "/3/4/2.png");
+
+        TileCounts whole = run(Mode.SEED, null);
+        assertThat(whole.skipped()).as("the tile the list stored").isEqualTo(1);
+        assertThat(Folders.regularFiles(root).stream().filter(f -> f.contains("/done/")))
+                .as("markers once every metatile is seeded whole").hasSize(METATILES);
+    }
+
+    @Test
+    void aTruncatedMetatileIsRenderedAgainByTheNextSeed() throws Exception {
+        TileCounts first = run(Mode.SEED, null);
+        run(Mode.TRUNCATE, null);
+
+        TileCounts again = run(Mode.SEED, null);
+
+        assertThat(again.written()).isEqualTo(first.written());
+        assertThat(again.empty()).isEqualTo(first.empty());
+        assertThat(again.skipped()).isZero();
+    }
+
+    @Test
+    void aTileDeletedByHandComesBackOnceItsMarkerIsDeletedToo() throws Exception {
+        run(Mode.SEED, null);
+        String tile = "world/" + TMS.id() + "/3/4/2.png";
+        Files.delete(root.resolve(tile));
+
+        assertThat(run(Mode.SEED, null).written()).as("written while the metatile is marked done").isZero();
+        assertThat(root.resolve(tile)).doesNotExist();
+
+        String marker = "world/" + TMS.id() + "/done/png-4x4-skip/3/1/0";
+        Files.delete(root.resolve(marker));
+        TileCounts repaired = run(Mode.SEED, null);
+
+        assertThat(repaired.written()).isEqualTo(1);
+        assertThat(root.resolve(tile)).exists();
+        assertThat(root.resolve(marker)).exists();
+    }
+
+    @Test
+    void aReseedMarksTheMetatilesThatHaveNoMarkerAndRewritesNoOther() throws Exception {
+        run(Mode.SEED, null);
+        String marker = "world/" + TMS.id() + "/done/png-4x4-skip/3/1/0";
+        Files.delete(root.resolve(marker));
+        backdateAll();
+
+        run(Mode.RESEED, null);
+
+        assertThat(root.resolve(marker)).exists();
+        assertThat(mtimes()).as("mtimes after reseed").allSatisfy((file, time) -> {
+            if (!file.equals(marker)) {
+                assertThat(time).as(file).isEqualTo(LONG_AGO);
+            }
+        });
+    }
+
+    @Test
+    void noMarkerIsWrittenWhenTheTilesCouldNotBe() throws Exception {
+        TileStore files = new FileTileStore(root);
+        AtomicInteger failures = new AtomicInteger(1);
+        TileStore failingOnce = new ForwardingTileStore(files) {
+            @Override
+            public void write(Collection<EncodedTile> tiles) throws IOException {
+                if (failures.getAndDecrement() > 0) {
+                    throw new IOException("disk full");
+                }
+                super.write(tiles);
+            }
+        };
+        MetatileProcessor failing = processorOver(failingOnce);
+        MetatileTask task = WorkerFixtures.tasks("job-seed", WorkerFixtures.worldSpec(TMS, 2, 2, Mode.SEED, null))
+                .getFirst();
+
+        assertThatThrownBy(() -> failing.process(task)).hasMessageContaining("disk full");
+        assertThat(Folders.regularFiles(root)).as("files after the failed write").isEmpty();
+
+        TileCounts retried = failing.process(task).orElseThrow();
+        assertThat(retried.written()).isPositive();
+        assertThat(Folders.regularFiles(root)).contains("world/" + TMS.id() + "/done/png-4x4-skip/2/0/0");
+    }
+
+    @Test
+    void markersNameTheFormatTheMetatileSizeAndTheEmptyTilePolicy() {
+        MetatileTask task = WorkerFixtures.tasks("job-seed", WorkerFixtures.worldSpec(TMS, 3, 3, Mode.SEED, null))
+                .stream().filter(t -> t.metatileX() == 1 && t.metatileY() == 0).findFirst().orElseThrow();
+        assertThat(DoneMetatiles.marker(task, EmptyTilePolicy.SKIP)).isEqualTo("done/png-4x4-skip/3/1/0");
+        assertThat(DoneMetatiles.markers(task)).containsExactlyInAnyOrder("done/png-4x4-skip/3/1/0",
+                "done/png-4x4-store/3/1/0");
+        MetatileTask jpeg = new MetatileTask(task.v(), task.jobId(), task.seq(), task.layer(), task.tileMatrixSet(),
+                TileFormat.JPEG, task.mode(), task.z(), task.metatileX(), task.metatileY(), 2, 2, 2, 0, 3, 1,
+                null, null);
+        assertThat(DoneMetatiles.marker(jpeg, EmptyTilePolicy.STORE)).isEqualTo("done/jpeg-2x2-store/3/1/0");
+        assertThat(DoneMetatiles.coversMetatile(task)).isTrue();
+        assertThat(DoneMetatiles.coversMetatile(jpeg)).isTrue();
+        MetatileTask part = new MetatileTask(task.v(), task.jobId(), task.seq(), task.layer(), task.tileMatrixSet(),
+                task.format(), task.mode(), 3, 1, 0, 4, 4, 4, 0, 6, 3, null, null);
+        assertThat(DoneMetatiles.coversMetatile(part)).as("three columns of four").isFalse();
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
 
     private TileCounts run(Mode mode, Instant refreshBefore) throws Exception {
+        return run(processor, mode, refreshBefore);
+    }
+
+    private static TileCounts run(MetatileProcessor processor, Mode mode, Instant refreshBefore) throws Exception {
         var spec = WorkerFixtures.worldSpec(TMS, 0, MAX_ZOOM, mode, refreshBefore);
         return WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-" + mode.id(), spec)).total();
+    }
+
+    private static MetatileProcessor processorOver(TileStore store) {
+        return new MetatileProcessor(WorkerFixtures.bundledResources(), store, new MapLock(), LOCK_WAIT,
+                WorkerMetrics.unregistered());
+    }
+
+    private static List<String> markerFiles(MetatileTask task) {
+        return DoneMetatiles.markers(task).stream().map(name -> "world/" + TMS.id() + "/" + name).toList();
+    }
+
+    /** Counts what a seed looks up: done markers, and tiles. */
+    private static final class Lookups extends ForwardingTileStore {
+        final AtomicInteger markers = new AtomicInteger();
+        final AtomicInteger tiles = new AtomicInteger();
+
+        Lookups(TileStore delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) throws IOException {
+            markers.incrementAndGet();
+            return super.hasMetadata(layer, tileMatrixSet, name);
+        }
+
+        @Override
+        public Map<TileKey, Instant> lastModified(Collection<TileKey> keys) throws IOException {
+            tiles.addAndGet(keys.size());
+            return super.lastModified(keys);
+        }
     }
 
     private void backdateAll() throws IOException {

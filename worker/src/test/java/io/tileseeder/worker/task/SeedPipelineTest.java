@@ -93,6 +93,8 @@ class SeedPipelineTest {
         assertThat(total.skipped() + total.deleted() + total.failed()).isZero();
 
         Set<TileCoord> stored = checkStoredTiles(run, tms, 0, 3);
+        assertThat(Folders.regularFiles(root)).as("the tiles and a done marker per metatile")
+                .hasSize(stored.size() + run.tasks().size());
         TileCoord southPacific = TileCoord.of(3, 1, 5);
         assertThat(stored).as("the South Pacific tile is not stored").doesNotContain(southPacific);
         assertThat(WorkerFixtures.tilePath(root, WORLD, tms, southPacific)).doesNotExist();
@@ -168,7 +170,7 @@ class SeedPipelineTest {
                 .isEqualTo(new TileRange(3, 0, 0, 1, 3)));
         assertThat(run.total().written() + run.total().empty()).isEqualTo(8);
         Set<TileCoord> stored = new TreeSet<>(WorkerFixtures.TILE_ORDER);
-        for (String file : Folders.regularFiles(root)) {
+        for (String file : Folders.tiles(root)) {
             stored.add(WorkerFixtures.parseTilePath(file, WORLD, tms));
         }
         assertThat(stored).hasSize((int) run.total().written())
@@ -220,7 +222,7 @@ class SeedPipelineTest {
         }
         assertThat(impatient.process(task)).isPresent();
         assertThat(lock.isHeld(task.metatileKey())).as("lock released after the task").isFalse();
-        assertThat(Folders.regularFiles(root)).containsExactly("world/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.tiles(root)).containsExactly("world/WebMercatorQuad/0/0/0.png");
     }
 
     // ---- helpers --------------------------------------------------------------------------------------------
@@ -238,7 +240,7 @@ class SeedPipelineTest {
      */
     private Set<TileCoord> checkStoredTiles(Run run, TileMatrixSet tms, int minZoom, int maxZoom) throws Exception {
         Set<TileCoord> stored = new TreeSet<>(WorkerFixtures.TILE_ORDER);
-        for (String file : Folders.regularFiles(root)) {
+        for (String file : Folders.tiles(root)) {
             stored.add(WorkerFixtures.parseTilePath(file, WORLD, tms));
         }
         Set<TileCoord> all = WorkerFixtures.allTiles(tms, minZoom, maxZoom);

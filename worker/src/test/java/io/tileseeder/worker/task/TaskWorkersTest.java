@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.ForwardingTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
@@ -144,7 +145,7 @@ class TaskWorkersTest {
         long written = sink.results().stream().mapToLong(r -> r.counts().written()).sum();
         long empty = sink.results().stream().mapToLong(r -> r.counts().empty()).sum();
         assertThat(written + empty).isEqualTo(85);
-        Set<String> files = Folders.regularFiles(tiles);
+        Set<String> files = Folders.tiles(tiles);
         assertThat(files).hasSize((int) written);
         // When each result was published, the tiles it counted were already there.
         for (TaskResult result : sink.results()) {
@@ -155,6 +156,9 @@ class TaskWorkersTest {
                     .count();
             assertThat(there).as("tiles of task %d on disk when its result was published", result.seq())
                     .isEqualTo(result.counts().written());
+            assertThat(sink.filesAtPublish(result.seq())).as("task %d's metatile marked done", result.seq())
+                    .contains("box/WebMercatorQuad/done/png-4x4-skip/" + task.z() + "/" + task.metatileX() + "/"
+                            + task.metatileY());
         }
         assertThat(queue.verdictErrors()).isEmpty();
         assertThat(lock.acquired()).isEqualTo(lock.released());
@@ -252,7 +256,7 @@ class TaskWorkersTest {
         WorkerFixtures.TestGate gate = WorkerFixtures.openGate();
         List<Long> openWhileStoring = new CopyOnWriteArrayList<>();
         List<Long> openAtResult = new CopyOnWriteArrayList<>();
-        TileStore store = new ForwardingStore(new FileTileStore(tiles)) {
+        TileStore store = new ForwardingTileStore(new FileTileStore(tiles)) {
             @Override
             public void write(Collection<EncodedTile> written) throws IOException {
                 openWhileStoring.add(gate.passesOpen(task.jobId()));
@@ -292,7 +296,7 @@ class TaskWorkersTest {
         assertThat(log.entries()).first().isEqualTo("deliver 0 #1");
         assertThat(log.entries()).filteredOn(entry -> entry.startsWith("deliver")).hasSize(1);
         assertThat(log.entries()).contains("publish 0 SUCCEEDED").doesNotContain("release 0", "reject 0");
-        assertThat(Folders.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.tiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
     }
 
     @Test
@@ -316,7 +320,7 @@ class TaskWorkersTest {
         expected.addAll(renewals);
         expected.addAll(List.of("publish 0 SUCCEEDED", "accept 0"));
         assertThat(log.entries()).containsExactlyElementsOf(expected);
-        assertThat(Folders.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.tiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
         assertThat(lock.acquired()).isEqualTo(1).isEqualTo(lock.released());
         assertThat(queue.verdictErrors()).isEmpty();
     }
@@ -359,7 +363,7 @@ class TaskWorkersTest {
 
         assertThat(closing.isAlive()).as("closed in time").isFalse();
         assertThat(log.entries()).containsExactly("deliver 0 #1", "publish 0 SUCCEEDED", "accept 0");
-        assertThat(Folders.regularFiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
+        assertThat(Folders.tiles(tiles)).containsExactly("box/WebMercatorQuad/0/0/0.png");
         assertThat(lock.acquired()).isEqualTo(1).isEqualTo(lock.released());
         assertThat(registry.get("seeder.tasks").tag("outcome", "succeeded").counter().count()).isEqualTo(1);
         assertThat(registry.get("seeder.tasks.in.flight").gauge().value()).isZero();
@@ -575,58 +579,8 @@ class TaskWorkersTest {
         }
     }
 
-    /** A store that passes every call on to another; subclasses change one call. */
-    static class ForwardingStore implements TileStore {
-        private final TileStore delegate;
-
-        ForwardingStore(TileStore delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void probe() throws IOException {
-            delegate.probe();
-        }
-
-        @Override
-        public Optional<Instant> lastModified(TileKey key) throws IOException {
-            return delegate.lastModified(key);
-        }
-
-        @Override
-        public Optional<byte[]> read(TileKey key) throws IOException {
-            return delegate.read(key);
-        }
-
-        @Override
-        public void write(Collection<EncodedTile> tiles) throws IOException {
-            delegate.write(tiles);
-        }
-
-        @Override
-        public long delete(Collection<TileKey> keys) throws IOException {
-            return delegate.delete(keys);
-        }
-
-        @Override
-        public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
-                                  String contentType) throws IOException {
-            delegate.writeMetadata(layer, tileMatrixSet, name, content, contentType);
-        }
-
-        @Override
-        public String publicUrl() {
-            return delegate.publicUrl();
-        }
-
-        @Override
-        public String describe() {
-            return "forwarding to " + delegate.describe();
-        }
-    }
-
     /** A store whose first {@code failures} writes find it unavailable. */
-    static final class OutageStore extends ForwardingStore {
+    static final class OutageStore extends ForwardingTileStore {
         private final AtomicInteger failures;
 
         OutageStore(TileStore delegate, int failures) {
@@ -647,7 +601,7 @@ class TaskWorkersTest {
      * A store whose look-ups of existing tiles (the check stage, on a render thread) wait until {@link #open} is
      * counted down; {@link #entered} opens when the first one starts waiting.
      */
-    static final class GateStore extends ForwardingStore {
+    static final class GateStore extends ForwardingTileStore {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch open = new CountDownLatch(1);
 

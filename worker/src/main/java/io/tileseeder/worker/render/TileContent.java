@@ -1,7 +1,7 @@
 package io.tileseeder.worker.render;
 
 /**
- * What a tile holds, found by one scan of its pixels that stops at the first pixel that differs: fully
+ * What a tile holds, found by one scan of its pixels that stops at the first row that differs: fully
  * transparent ({@link #isEmpty}), one colour throughout ({@link #isUniform}, e.g. inside a country), or detail.
  *
  * @param uniformArgb the colour of a uniform tile; meaningless otherwise
@@ -18,21 +18,23 @@ public record TileContent(Kind kind, int uniformArgb) {
         int[] pixels = tile.pixels();
         int first = pixels[tile.offset()];
         boolean transparent = first >>> 24 == 0;
-        for (int y = 0; y < tile.height(); y++) {
-            int row = tile.offset() + y * tile.scanlineStride();
+        // Row by row, each row folded into one value without a branch per pixel, which the JIT turns into vector
+        // instructions: a uniform tile, the case that scans every pixel, costs a few instructions per 8 pixels.
+        for (int y = 0, row = tile.offset(); y < tile.height(); y++, row += tile.scanlineStride()) {
+            int differs = 0;
             int end = row + tile.width();
             if (transparent) {
                 for (int i = row; i < end; i++) {
-                    if (pixels[i] >>> 24 != 0) {
-                        return DETAILED;
-                    }
+                    differs |= pixels[i];
                 }
+                differs >>>= 24;
             } else {
                 for (int i = row; i < end; i++) {
-                    if (pixels[i] != first) {
-                        return DETAILED;
-                    }
+                    differs |= pixels[i] ^ first;
                 }
+            }
+            if (differs != 0) {
+                return DETAILED;
             }
         }
         return transparent ? EMPTY : new TileContent(Kind.UNIFORM, first);

@@ -111,7 +111,7 @@ public final class WmsClient {
 
     /**
      * As {@link #getMap(WmsSourceConfig, HttpUrl, int, int)}, decoding into {@code into}'s pixels where the format
-     * allows (an 8-bit RGB or RGBA PNG); the returned image is then {@code into} itself.
+     * allows (an 8-bit RGB, RGBA or palette PNG); the returned image is then {@code into} itself.
      *
      * @param into a {@code TYPE_INT_ARGB} image of {@code width × height}, or null for a new image
      */

@@ -27,8 +27,11 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import okhttp3.HttpUrl;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -70,6 +73,10 @@ class MapServerWmsIT {
     }
 
     private LayerCatalogConfig catalog(String version, String wmsLayer) throws IOException {
+        return catalog(version, wmsLayer, "image/png");
+    }
+
+    private LayerCatalogConfig catalog(String version, String wmsLayer, String format) throws IOException {
         return LayerCatalogFile.read(WorkerFixtures.writeCatalog(dir, """
                 layers:
                   - name: upstream
@@ -82,8 +89,9 @@ class MapServerWmsIT {
                       url: %s
                       version: "%s"
                       layers: [%s]
+                      format: "%s"
                       timeout: 30s
-                """.formatted(wmsUrl, version, wmsLayer)));
+                """.formatted(wmsUrl, version, wmsLayer, format)));
     }
 
     /** One metatile per zoom level over Europe (land, coasts and borders), in both matrix sets. */
@@ -151,6 +159,35 @@ class MapServerWmsIT {
             }
         }
         assertThat(opaque).as("the tile shows land").isGreaterThan(256 * 256 / 4);
+    }
+
+    @Test
+    void anEightBitAnswerIsDecodedStraightIntoTheRasterAsImageIoReadsIt() throws Exception {
+        WmsSourceConfig png8 = (WmsSourceConfig) catalog(WmsSourceConfig.V130, "world", "image/png; mode=8bit")
+                .layer("upstream").orElseThrow().source();
+        WmsClient client = new WmsClient(2);
+        TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
+        Metatile metatile = sample(tms).get(2);
+        int size = metatile.imageWidth(16);
+        HttpUrl url = GetMap.url(png8, tms, metatile.bounds(16), size, size);
+        BufferedImage into = new BufferedImage(size, size, BufferedImage.TYPE_INT_ARGB);
+
+        BufferedImage straight = client.getMap(png8, url, size, size, into);
+        BufferedImage imageIo = client.getMap(png8, url, size, size);
+
+        assertThat(straight).as("decoded into the raster").isSameAs(into);
+        Set<Integer> colours = new HashSet<>();
+        int translucent = 0;
+        for (int y = 0; y < size; y++) {
+            for (int x = 0; x < size; x++) {
+                assertThat(straight.getRGB(x, y)).as("pixel %d,%d", x, y).isEqualTo(imageIo.getRGB(x, y));
+                colours.add(straight.getRGB(x, y));
+                int alpha = straight.getRGB(x, y) >>> 24;
+                translucent += alpha != 0 && alpha != 255 ? 1 : 0;
+            }
+        }
+        assertThat(colours).as("colours of an 8-bit answer").hasSizeBetween(3, 256);
+        assertThat(translucent).as("antialiased coast pixels, translucent over the transparent sea").isPositive();
     }
 
     @Test

@@ -12,10 +12,12 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.port.DependencyUnavailableException;
 import java.awt.image.BufferedImage;
+import java.awt.image.IndexColorModel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.zip.CRC32;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -101,7 +104,12 @@ class WmsClientTest {
                 grey.setRGB(x, y, value);
             }
         }
-        for (BufferedImage sent : List.of(argb, rgb, grey)) {
+        // What a WMS sends for image/png; mode=8bit: a palette, translucent entries in a tRNS chunk. A short palette
+        // (most 8-bit answers), and one of 4 bits a pixel, which goes through ImageIO.
+        BufferedImage indexed = indexed(256, 8);
+        BufferedImage fewColours = indexed(16, 8);
+        BufferedImage fourBits = indexed(16, 4);
+        for (BufferedImage sent : List.of(argb, rgb, grey, indexed, fewColours, fourBits)) {
             byte[] body = png(sent);
             try (LoopbackWms server = new LoopbackWms(answer(200, "image/png", body))) {
                 WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 0);
@@ -110,18 +118,73 @@ class WmsClientTest {
                 BufferedImage own = client.getMap(config, url(config), WIDTH, HEIGHT);
                 BufferedImage decoded = client.getMap(config, url(config), WIDTH, HEIGHT, into);
 
-                if (sent != grey) {
-                    assertThat(decoded).as("8-bit RGB(A) goes straight into the raster").isSameAs(into);
+                if (sent != grey && sent != fourBits) {
+                    assertThat(decoded).as("8-bit RGB(A) or palette goes straight into the raster").isSameAs(into);
                 }
+                boolean exact = sent.getType() == BufferedImage.TYPE_INT_ARGB || sent.getColorModel()
+                        instanceof IndexColorModel;
                 for (int y = 0; y < HEIGHT; y++) {
                     for (int x = 0; x < WIDTH; x++) {
                         assertThat(decoded.getRGB(x, y)).as("type %d, pixel %d,%d", sent.getType(), x, y)
-                                .isEqualTo(own.getRGB(x, y)).isEqualTo(sent.getType() == BufferedImage.TYPE_INT_ARGB
-                                        ? sent.getRGB(x, y) : own.getRGB(x, y));
+                                .isEqualTo(own.getRGB(x, y)).isEqualTo(exact ? sent.getRGB(x, y) : own.getRGB(x, y));
                     }
                 }
             }
         }
+    }
+
+    /**
+     * An image of {@code colours} palette entries at {@code bits} a pixel, every entry used: colour and alpha vary
+     * with the index, index 0 fully transparent.
+     */
+    private static BufferedImage indexed(int colours, int bits) {
+        byte[] r = new byte[colours];
+        byte[] g = new byte[colours];
+        byte[] b = new byte[colours];
+        byte[] a = new byte[colours];
+        for (int i = 0; i < colours; i++) {
+            r[i] = (byte) (i * 7);
+            g[i] = (byte) (255 - i);
+            b[i] = (byte) (i * 31);
+            a[i] = (byte) (i == 0 ? 0 : i % 3 == 0 ? 128 + i / 2 : 255);
+        }
+        IndexColorModel model = new IndexColorModel(bits, colours, r, g, b, a);
+        BufferedImage image = new BufferedImage(WIDTH, HEIGHT, bits == 8 ? BufferedImage.TYPE_BYTE_INDEXED
+                : BufferedImage.TYPE_BYTE_BINARY, model);
+        for (int y = 0; y < HEIGHT; y++) {
+            for (int x = 0; x < WIDTH; x++) {
+                image.getRaster().setSample(x, y, 0, (x * 3 + y * 5) % colours);
+            }
+        }
+        return image;
+    }
+
+    @Test
+    void aPngWhosePixelsArePastItsPaletteIsAnError() throws Exception {
+        byte[] body = png(indexed(16, 8));
+        // Every index of the 16-colour image ends up past a palette cut to 8 entries: PLTE length 48 → 24.
+        int plte = indexOf(body, "PLTE".getBytes(StandardCharsets.US_ASCII)) - 4;
+        byte[] cut = Arrays.copyOf(body, body.length - 24);
+        ByteBuffer.wrap(cut).putInt(plte, 24);
+        System.arraycopy(body, plte + 8 + 48, cut, plte + 8 + 24, body.length - (plte + 8 + 48));
+        CRC32 crc = new CRC32();
+        crc.update(cut, plte + 4, 4 + 24);
+        ByteBuffer.wrap(cut).putInt(plte + 8 + 24, (int) crc.getValue());
+        try (LoopbackWms server = new LoopbackWms(answer(200, "image/png", cut))) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 0);
+            assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT,
+                    new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_ARGB)))
+                    .isInstanceOf(WmsException.class).hasMessageContaining("past the palette's 8 colours");
+        }
+    }
+
+    private static int indexOf(byte[] body, byte[] what) {
+        for (int i = 0; i + what.length <= body.length; i++) {
+            if (Arrays.equals(body, i, i + what.length, what, 0, what.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no " + new String(what, StandardCharsets.US_ASCII));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tileseeder.worker.task;
 
+import io.tileseeder.area.TileLists;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
@@ -189,11 +190,7 @@ public final class MetatileProcessor {
     }
 
     private Prepared truncate(MetatileTask task, MetatileLock.Lease lease) {
-        List<TileKey> keys = new ArrayList<>();
-        for (TileCoord tile : task.tilesToStore()) {
-            keys.add(key(task, tile));
-        }
-        return new Prepared(lease, List.of(), keys, TileCounts.ZERO, true, task, List.of(),
+        return new Prepared(lease, List.of(), keys(task), TileCounts.ZERO, true, task, List.of(),
                 DoneMetatiles.markers(task), null);
     }
 
@@ -205,21 +202,22 @@ public final class MetatileProcessor {
         String marker = DoneMetatiles.marker(task, layer.emptyTiles());
         boolean covers = DoneMetatiles.coversMetatile(task);
         boolean marked = (task.mode() == Mode.SEED || covers) && markedDone(task, marker);
+        List<TileKey> keys = keys(task);
         if (marked && task.mode() == Mode.SEED) {
             metrics.stage(Stage.CHECK, System.nanoTime() - start);
-            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, task.tilesToStore().size(), 0, 0,
-                    0, 0), false, task, List.of(), List.of(), null);
+            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, keys.size(), 0, 0, 0, 0), false,
+                    task, List.of(), List.of(), null);
         }
         String mark = covers && !marked ? marker : null;
-        List<TileCoord> todo = new ArrayList<>();
+        List<TileKey> todo = new ArrayList<>();
         long skipped = 0;
-        Map<TileKey, StoredTile> existing = existing(task);
-        for (TileCoord tile : task.tilesToStore()) {
-            StoredTile stored = existing.get(key(task, tile));
+        Map<TileKey, StoredTile> existing = existing(task, keys);
+        for (TileKey key : keys) {
+            StoredTile stored = existing.get(key);
             if (upToDate(task, stored == null ? null : stored.lastModified())) {
                 skipped++;
             } else {
-                todo.add(tile);
+                todo.add(key);
             }
         }
         long checked = System.nanoTime();
@@ -239,9 +237,8 @@ public final class MetatileProcessor {
         long empty = 0;
         long unchanged = 0;
         long bytes = 0;
-        for (TileCoord tile : todo) {
-            TileKey key = key(task, tile);
-            TileView view = image.map(metatile -> metatile.tile(tile)).orElse(null);
+        for (TileKey key : todo) {
+            TileView view = image.map(metatile -> metatile.tile(key.tile())).orElse(null);
             TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
             byte[] data;
             if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
@@ -288,11 +285,7 @@ public final class MetatileProcessor {
      * What the store holds of the task's tiles, looked up in one go: when each was written (seed), and for a reseed
      * also its MD5, to leave the tiles it would write unchanged alone.
      */
-    private Map<TileKey, StoredTile> existing(MetatileTask task) throws IOException {
-        List<TileKey> keys = new ArrayList<>();
-        for (TileCoord tile : task.tilesToStore()) {
-            keys.add(key(task, tile));
-        }
+    private Map<TileKey, StoredTile> existing(MetatileTask task, List<TileKey> keys) throws IOException {
         try {
             if (task.mode() == Mode.RESEED) {
                 return store.stored(keys);
@@ -313,14 +306,10 @@ public final class MetatileProcessor {
      * two; a task tried again writes a file of its own rather than replace one that may list more.
      */
     private void writeChanges(MetatileTask task, List<TileKey> changes) throws IOException {
-        StringBuilder lines = new StringBuilder();
-        for (TileKey key : changes) {
-            TileCoord tile = key.tile();
-            lines.append(tile.z()).append('/').append(tile.x()).append('/').append(tile.y()).append('\n');
-        }
+        String lines = TileLists.write(changes.stream().map(TileKey::tile).toList());
         String name = ChangeLists.fileName(task.jobId(), task.seq(),
                 Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1));
-        store.writeMetadata(task.layer(), task.tileMatrixSet(), name, lines.toString().getBytes(StandardCharsets.UTF_8),
+        store.writeMetadata(task.layer(), task.tileMatrixSet(), name, lines.getBytes(StandardCharsets.UTF_8),
                 "text/plain; charset=utf-8");
     }
 
@@ -365,7 +354,13 @@ public final class MetatileProcessor {
         return new TileView(pixels, 0, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE);
     }
 
-    private static TileKey key(MetatileTask task, TileCoord tile) {
-        return new TileKey(task.layer(), task.tileMatrixSet(), tile, task.format());
+    /** The keys of the tiles the task stores, row by row. */
+    private static List<TileKey> keys(MetatileTask task) {
+        List<TileCoord> tiles = task.tilesToStore();
+        List<TileKey> keys = new ArrayList<>(tiles.size());
+        for (TileCoord tile : tiles) {
+            keys.add(new TileKey(task.layer(), task.tileMatrixSet(), tile, task.format()));
+        }
+        return keys;
     }
 }

@@ -199,7 +199,14 @@ public final class FileTileStore implements TileStore {
         }
     }
 
+    /**
+     * Creates the folder and its parents where missing. Looked at first: most writes go to a folder that exists, and
+     * {@link Files#createDirectories} would find that out by failing to create it, at the cost of two exceptions.
+     */
     private static void createFolders(Path folder) throws IOException {
+        if (Files.isDirectory(folder)) {
+            return;
+        }
         try {
             Files.createDirectories(folder);
         } catch (FileAlreadyExistsException e) {

@@ -28,6 +28,11 @@ public class ForwardingTileStore implements TileStore {
     }
 
     @Override
+    public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
+        return delegate.hasTiles(layer, tileMatrixSet, z);
+    }
+
+    @Override
     public Optional<byte[]> read(TileKey key) throws IOException {
         return delegate.read(key);
     }

@@ -189,6 +189,26 @@ public abstract class TileStoreContract {
     }
 
     @Test
+    void aZoomHasTilesOnceOneOfItsTilesIsStoredAndDocumentsDoNotCount() throws Exception {
+        assertThat(store().hasTiles("world", TMS, 3)).as("an empty store").isFalse();
+        store().writeMetadata("world", TMS, "done/png-4x4-skip/3/0/1", new byte[]{1}, "text/plain");
+        store().writeMetadata("world", TMS, "3.json", new byte[]{1}, "application/json");
+        assertThat(store().hasTiles("world", TMS, 3)).as("documents beside the tiles only").isFalse();
+
+        store().write(List.of(new EncodedTile(new TileKey("world", TMS, TileCoord.of(3, 5, 2), TileFormat.JPEG),
+                new byte[]{2})));
+
+        assertThat(store().hasTiles("world", TMS, 3)).as("a tile of another format than png").isTrue();
+        assertThat(store().hasTiles("world", TMS, 4)).as("the next zoom").isFalse();
+        assertThat(store().hasTiles("world", TileMatrixSet.WORLD_CRS84_QUAD, 3)).as("another tile matrix set")
+                .isFalse();
+        assertThat(store().hasTiles("other", TMS, 3)).as("another layer").isFalse();
+        store().write(List.of(new EncodedTile(key(TileCoord.of(13, 0, 0)), new byte[]{3})));
+        assertThat(store().hasTiles("world", TMS, 1)).as("zoom 1 beside zoom 13").isFalse();
+        assertThat(store().hasTiles("world", TMS, 13)).isTrue();
+    }
+
+    @Test
     void writingNothingIsANoOp() throws Exception {
         store().write(List.of());
 

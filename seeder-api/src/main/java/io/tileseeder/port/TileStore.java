@@ -45,6 +45,13 @@ public interface TileStore {
         return found;
     }
 
+    /**
+     * Whether the store holds anything below {@code {layer}/{tileMatrixSet}/{z}/}: a tile of that zoom in any format
+     * (or a leftover of one), not the documents beside the tiles. One listing of at most one entry; a seed asks once
+     * per zoom and job, and into a zoom that holds nothing it does not look up each tile.
+     */
+    boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException;
+
     /** The tile's bytes, or empty if there is no such tile. */
     Optional<byte[]> read(TileKey key) throws IOException;
 

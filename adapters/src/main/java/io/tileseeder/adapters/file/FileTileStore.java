@@ -8,9 +8,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -87,6 +89,17 @@ public final class FileTileStore implements TileStore {
         return millis == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(millis));
     }
 
+    /** Whether the zoom's folder holds any entry (a column folder left empty by deletions counts). */
+    @Override
+    public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
+        Path folder = metadataPath(layer, tileMatrixSet, Integer.toString(z));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            return entries.iterator().hasNext();
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return false;
+        }
+    }
+
     @Override
     public Optional<byte[]> read(TileKey key) throws IOException {
         Path path = pathOf(key);
@@ -160,7 +173,7 @@ public final class FileTileStore implements TileStore {
         }
     }
 
-    /** Where a document beside a layer's tiles lives: always below {@link #root()}. */
+    /** Where a document (or a zoom's folder) beside a layer's tiles lives: always below {@link #root()}. */
     private Path metadataPath(String layer, TileMatrixSet tileMatrixSet, String name) {
         Path path = root.resolve(layer).resolve(tileMatrixSet.id()).resolve(name).normalize();
         if (!path.startsWith(root)) {

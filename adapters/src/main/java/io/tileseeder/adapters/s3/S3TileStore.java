@@ -4,6 +4,7 @@ import io.minio.BucketExistsArgs;
 import io.minio.DeleteObjectsArgs;
 import io.minio.GetObjectArgs;
 import io.minio.GetObjectResponse;
+import io.minio.ListObjectsV2Args;
 import io.minio.MakeBucketArgs;
 import io.minio.MinioAsyncClient;
 import io.minio.PutObjectArgs;
@@ -169,6 +170,13 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         return value.matches("[0-9a-f]{32}") ? value : null;
     }
 
+    /** One ListObjectsV2 of at most one key below the zoom's prefix. */
+    @Override
+    public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
+        String prefix = location.objectName(layer + "/" + tileMatrixSet.id() + "/" + z + "/");
+        return requests.run("list", List.of(prefix), this::anyBelow).get(prefix);
+    }
+
     @Override
     public Optional<byte[]> read(TileKey key) throws IOException {
         String object = objectName(key);
@@ -289,6 +297,12 @@ public final class S3TileStore implements TileStore, AutoCloseable {
                     }
                     throw S3Failures.completion(failure);
                 });
+    }
+
+    /** Whether any object's name starts with the prefix. */
+    private CompletableFuture<Boolean> anyBelow(String prefix) {
+        return client.listObjectsV2(ListObjectsV2Args.builder().bucket(location.bucket()).prefix(prefix).maxKeys(1)
+                .build()).thenApply(listing -> !listing.result().contents().isEmpty());
     }
 
     /** The object's bytes, or empty if there is no such object. */

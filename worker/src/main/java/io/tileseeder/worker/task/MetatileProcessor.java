@@ -26,7 +26,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +48,8 @@ public final class MetatileProcessor {
 
     /** Canonical images kept at most; a map with more colours than this encodes the rest each time. */
     private static final int MAX_CANONICAL = 1024;
+    /** Jobs' zooms whose emptiness is remembered at most; the least recently used are forgotten. */
+    private static final int MAX_ZOOMS = 1024;
 
     private final LayerResources layers;
     private final TileStore store;
@@ -53,6 +57,13 @@ public final class MetatileProcessor {
     private final Duration lockWait;
     private final WorkerMetrics metrics;
     private final Map<CanonicalKey, byte[]> canonical = new ConcurrentHashMap<>();
+    private final Map<JobZoom, Boolean> emptyZooms = Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<JobZoom, Boolean> eldest) {
+                    return size() > MAX_ZOOMS;
+                }
+            });
 
     public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
                              WorkerMetrics metrics) {
@@ -287,6 +298,9 @@ public final class MetatileProcessor {
      */
     private Map<TileKey, StoredTile> existing(MetatileTask task, List<TileKey> keys) throws IOException {
         try {
+            if (task.mode() == Mode.SEED && zoomWasEmpty(task)) {
+                return Map.of();
+            }
             if (task.mode() == Mode.RESEED) {
                 return store.stored(keys);
             }
@@ -297,6 +311,27 @@ public final class MetatileProcessor {
             storeFailed();
             throw e;
         }
+    }
+
+    /**
+     * Whether the store held no tile of the task's zoom when this worker first asked, for the task's job: then a seed
+     * looks up none of the job's tiles there (on S3, a HEAD per tile). Asked once per job and zoom; once any answer
+     * says the zoom holds a tile, that stays the answer. A tile written there since came from a task of the same job
+     * (each metatile once; one tried again is marked done, or draws the same tile again) or from a job beside it: a
+     * seed draws and writes it again rather than skip it, and loses nothing. A reseed always looks up its tiles: it
+     * must know what is stored to delete tiles that became empty, list every change and leave unchanged tiles alone.
+     */
+    private boolean zoomWasEmpty(MetatileTask task) throws IOException {
+        JobZoom zoom = new JobZoom(task.jobId(), task.layer(), task.tileMatrixSet(), task.z());
+        Boolean empty = emptyZooms.get(zoom);
+        if (empty == null) {
+            boolean answer = !store.hasTiles(task.layer(), task.tileMatrixSet(), task.z());
+            empty = emptyZooms.merge(zoom, answer, (known, asked) -> known && asked);
+        }
+        return empty;
+    }
+
+    private record JobZoom(String jobId, String layer, TileMatrixSet tileMatrixSet, int z) {
     }
 
     /**

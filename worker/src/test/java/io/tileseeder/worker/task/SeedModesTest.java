@@ -57,6 +57,8 @@ class SeedModesTest {
     private static final int METATILES = 7;
     /** Well before any test runs, so a rewrite always shows in the mtime. */
     private static final FileTime LONG_AGO = FileTime.from(Instant.parse("2020-01-01T00:00:00Z"));
+    /** Each run is a job of its own, as each job a user sends is. */
+    private static final AtomicInteger JOBS = new AtomicInteger();
 
     @TempDir
     Path root;
@@ -90,6 +92,60 @@ class SeedModesTest {
         assertThat(mtimes()).as("mtimes after the second seed").allSatisfy((file, time) ->
                 assertThat(time).as(file).isEqualTo(LONG_AGO));
         assertSameContents(before, contents());
+    }
+
+    @Test
+    void aSeedIntoZoomsThatHoldNoTileAsksOncePerZoomAndLooksUpNoTile() throws Exception {
+        Lookups lookups = new Lookups(new FileTileStore(root));
+
+        TileCounts first = run(processorOver(lookups), Mode.SEED, null);
+
+        assertThat(first.written() + first.empty()).isEqualTo(TILES);
+        assertThat(lookups.zooms).as("zooms asked about").hasValue(MAX_ZOOM + 1);
+        assertThat(lookups.tiles).as("tiles looked up").hasValue(0);
+    }
+
+    @Test
+    void aSeedIntoAZoomThatHoldsATileLooksUpItsTilesAndLeavesThatOneAlone() throws Exception {
+        Path kept = root.resolve("world/" + TMS.id() + "/3/4/2.png");
+        Files.createDirectories(kept.getParent());
+        Files.write(kept, new byte[]{1, 2, 3});
+        Lookups lookups = new Lookups(new FileTileStore(root));
+
+        TileCounts first = run(processorOver(lookups), Mode.SEED, null);
+
+        assertThat(first.skipped()).as("the tile already there").isEqualTo(1);
+        assertThat(first.written() + first.empty()).isEqualTo(TILES - 1);
+        assertThat(Files.readAllBytes(kept)).containsExactly(1, 2, 3);
+        assertThat(lookups.tiles).as("tiles looked up: those of z3, the one zoom holding a tile").hasValue(64);
+    }
+
+    @Test
+    void aReseedSeesATileThatAppearedInItsZoomAfterItsFirstTask() throws Exception {
+        List<MetatileTask> tasks = new ArrayList<>(
+                WorkerFixtures.tasks("job-reseed-late", WorkerFixtures.worldSpec(TMS, 3, 3, Mode.RESEED, null)));
+        MetatileTask holdingStale = tasks.stream().filter(t -> t.metatileX() == 0 && t.metatileY() == 0)
+                .findFirst().orElseThrow();
+        tasks.remove(holdingStale);
+        Lookups lookups = new Lookups(new FileTileStore(root));
+        MetatileProcessor reseeding = processorOver(lookups);
+        WorkerFixtures.runAll(reseeding, tasks);
+        String stale = "world/" + TMS.id() + "/3/0/0.png";
+        assertThat(root.resolve(stale)).as("an ocean tile, never stored").doesNotExist();
+        Files.write(root.resolve(stale), new byte[] {4, 5, 6});
+
+        TileCounts last = WorkerFixtures.runAll(reseeding, List.of(holdingStale)).total();
+
+        assertThat(root.resolve(stale)).as("the tile written beside the job, now empty").doesNotExist();
+        assertThat(last.empty()).isPositive();
+        assertThat(lookups.zooms).as("zooms asked about by a reseed").hasValue(0);
+        List<String> listed = new ArrayList<>();
+        for (String file : Folders.regularFiles(root)) {
+            if (file.contains("/changes/job-reseed-late/")) {
+                listed.addAll(Files.readAllLines(root.resolve(file)));
+            }
+        }
+        assertThat(listed).as("changes listed for the purge").contains("3/0/0");
     }
 
     @Test
@@ -129,7 +185,7 @@ class SeedModesTest {
         assertThat(reseed.unchanged()).isEqualTo(first.written() - 1);
         assertThat(reseed.empty()).isEqualTo(first.empty());
         Map<String, byte[]> after = contents();
-        List<String> changeFiles = after.keySet().stream().filter(f -> f.contains("/changes/job-reseed/")).toList();
+        List<String> changeFiles = after.keySet().stream().filter(f -> f.contains("/changes/job-reseed-")).toList();
         assertThat(changeFiles).isNotEmpty().allMatch(f -> f.startsWith("world/" + TMS.id() + "/changes/"));
         List<String> listed = new ArrayList<>();
         changeFiles.forEach(f -> listed.addAll(new String(after.remove(f), StandardCharsets.UTF_8).lines().toList()));
@@ -326,7 +382,8 @@ class SeedModesTest {
 
     private static TileCounts run(MetatileProcessor processor, Mode mode, Instant refreshBefore) throws Exception {
         var spec = WorkerFixtures.worldSpec(TMS, 0, MAX_ZOOM, mode, refreshBefore);
-        return WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-" + mode.id(), spec)).total();
+        return WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-" + mode.id() + "-" + JOBS.incrementAndGet(),
+                spec)).total();
     }
 
     private static MetatileProcessor processorOver(TileStore store) {
@@ -338,13 +395,20 @@ class SeedModesTest {
         return DoneMetatiles.markers(task).stream().map(name -> "world/" + TMS.id() + "/" + name).toList();
     }
 
-    /** Counts what a seed looks up: done markers, and tiles. */
+    /** Counts what a seed looks up: zooms, done markers, and tiles. */
     private static final class Lookups extends ForwardingTileStore {
+        final AtomicInteger zooms = new AtomicInteger();
         final AtomicInteger markers = new AtomicInteger();
         final AtomicInteger tiles = new AtomicInteger();
 
         Lookups(TileStore delegate) {
             super(delegate);
+        }
+
+        @Override
+        public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
+            zooms.incrementAndGet();
+            return super.hasTiles(layer, tileMatrixSet, z);
         }
 
         @Override

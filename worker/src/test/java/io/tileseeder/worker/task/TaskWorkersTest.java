@@ -609,6 +609,12 @@ class TaskWorkersTest {
             super(delegate);
         }
 
+        /** Every zoom holds tiles, so that every task looks up its tiles, and waits. */
+        @Override
+        public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) {
+            return true;
+        }
+
         @Override
         public Optional<Instant> lastModified(TileKey key) throws IOException {
             entered.countDown();

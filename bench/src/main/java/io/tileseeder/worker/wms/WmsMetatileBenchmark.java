@@ -10,6 +10,7 @@ import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.worker.encode.TileEncoder;
+import io.tileseeder.worker.encode.UniformTiles;
 import io.tileseeder.worker.render.MetatileImage;
 import io.tileseeder.worker.render.TileContent;
 import io.tileseeder.worker.render.TileView;
@@ -23,9 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -47,10 +46,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The seeder's own work on a WMS metatile once the answer is in, in steady state: the recorded GetMap answers of
  * the issue's job (the dev MapServer's world z0-7, 1,367 metatiles of 4×4 with a 16 px gutter, {@code image/png}),
- * decoded into the thread's raster ({@code decode}), then also cut, classified and encoded as PNG at level 1 the way
- * the worker does it ({@code metatile}), in milliseconds per metatile. One-colour tiles take the worker's cached
- * bytes. Fetching and storing are not in it: {@code bench/wms} and the seeder's whole CPU measure those. Needs
- * {@code dev/services up --wms}; run:
+ * decoded into the thread's raster ({@code decode}), then also cut, classified and encoded as PNG at level 1 with the
+ * worker's own classes ({@code metatile}), in milliseconds per metatile; one-colour tiles take their kept bytes
+ * ({@link UniformTiles}). Fetching and storing are not in it: {@code bench/wms} and the seeder's whole CPU measure
+ * those. Needs {@code dev/services up --wms}; run:
  * {@code ./mvnw -q -pl bench -am package -DskipTests && . .dev/services.env &&
  * java -jar bench/target/benchmarks.jar WmsMetatile -f 1 -wi 3 -i 5}
  * (the setup fetches the answers from {@code SEEDER_WMS_URL} first, about half a minute).
@@ -75,7 +74,7 @@ public class WmsMetatileBenchmark {
     private final List<Metatile> metatiles = new ArrayList<>();
     private final List<byte[]> answers = new ArrayList<>();
     private final List<String> contentTypes = new ArrayList<>();
-    private final Map<Integer, byte[]> canonical = new HashMap<>();
+    private final UniformTiles uniformTiles = new UniformTiles();
     private TileEncoder encoder;
 
     @Setup(Level.Trial)
@@ -161,11 +160,7 @@ public class WmsMetatileBenchmark {
             MetatileImage image = decoded(i);
             for (TileCoord tile : image.metatile().tiles()) {
                 TileView view = image.tile(tile);
-                TileContent content = TileContent.of(view);
-                byte[] data = content.isEmpty() || content.isUniform()
-                        ? canonical.computeIfAbsent(content.uniformArgb(), argb -> encoder.encode(view))
-                        : encoder.encode(view);
-                bytes += data.length;
+                bytes += uniformTiles.encode(encoder, view, TileContent.of(view)).length;
             }
         }
         return bytes;

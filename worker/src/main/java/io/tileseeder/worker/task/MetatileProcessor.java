@@ -16,6 +16,7 @@ import io.tileseeder.port.StoredTile;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.encode.TileEncoder;
+import io.tileseeder.worker.encode.UniformTiles;
 import io.tileseeder.worker.render.MetatileImage;
 import io.tileseeder.worker.render.TileContent;
 import io.tileseeder.worker.render.TileView;
@@ -25,14 +26,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -42,12 +41,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * ({@link DoneMetatiles}) stops after one look-up.
  *
  * <p>Tiles of one colour (inside a country, or fully transparent under the {@code store} policy) are encoded
- * once per colour and format, and the bytes reused.
+ * once per colour and format, and the bytes reused ({@link UniformTiles}).
  */
 public final class MetatileProcessor {
 
-    /** Canonical images kept at most; a map with more colours than this encodes the rest each time. */
-    private static final int MAX_CANONICAL = 1024;
     /** Jobs' zooms whose emptiness is remembered at most; the least recently used are forgotten. */
     private static final int MAX_ZOOMS = 1024;
 
@@ -56,7 +53,7 @@ public final class MetatileProcessor {
     private final MetatileLock locks;
     private final Duration lockWait;
     private final WorkerMetrics metrics;
-    private final Map<CanonicalKey, byte[]> canonical = new ConcurrentHashMap<>();
+    private final UniformTiles uniformTiles = new UniformTiles();
     private final Map<JobZoom, Boolean> emptyZooms = Collections.synchronizedMap(
             new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
@@ -251,7 +248,6 @@ public final class MetatileProcessor {
         for (TileKey key : todo) {
             TileView view = image.map(metatile -> metatile.tile(key.tile())).orElse(null);
             TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
-            byte[] data;
             if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
                 empty++;
                 // A reseed removes tiles that have become empty since they were written, so none is left stale.
@@ -259,11 +255,8 @@ public final class MetatileProcessor {
                     nowEmpty.add(key);
                 }
                 continue;
-            } else if (content.isEmpty() || content.isUniform()) {
-                data = canonical(encoder, content.uniformArgb());
-            } else {
-                data = encoder.encode(view);
             }
+            byte[] data = uniformTiles.encode(encoder, view, content);
             StoredTile stored = existing.get(key);
             if (task.mode() == Mode.RESEED && stored != null && stored.holds(data)) {
                 unchanged++;
@@ -365,28 +358,6 @@ public final class MetatileProcessor {
         }
         Instant refreshBefore = task.refreshBefore();
         return refreshBefore != null && written != null && !written.isBefore(refreshBefore);
-    }
-
-    /** Encoders are made once per layer and format, so an encoder and a colour name one canonical image. */
-    private record CanonicalKey(TileEncoder encoder, int argb) {
-    }
-
-    private byte[] canonical(TileEncoder encoder, int argb) {
-        CanonicalKey key = new CanonicalKey(encoder, argb);
-        byte[] data = canonical.get(key);
-        if (data == null) {
-            data = encoder.encode(uniform(argb));
-            if (canonical.size() < MAX_CANONICAL) {
-                canonical.put(key, data);
-            }
-        }
-        return data;
-    }
-
-    private static TileView uniform(int argb) {
-        int[] pixels = new int[TileMatrixSet.TILE_SIZE * TileMatrixSet.TILE_SIZE];
-        Arrays.fill(pixels, argb);
-        return new TileView(pixels, 0, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE);
     }
 
     /** The keys of the tiles the task stores, row by row. */

@@ -1,17 +1,9 @@
 package io.tileseeder.worker.wms;
 
-import ar.com.hjg.pngj.ImageInfo;
-import ar.com.hjg.pngj.PngReaderByte;
-import ar.com.hjg.pngj.chunks.PngChunkPLTE;
-import ar.com.hjg.pngj.chunks.PngChunkTRNS;
-import ar.com.hjg.pngj.chunks.PngMetadata;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferInt;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,8 +32,6 @@ final class WmsAnswer {
     private static final Pattern TAGS = Pattern.compile("<[^>]*>|<!--.*?-->", Pattern.DOTALL);
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     private static final byte[] PNG_END = {0, 0, 0, 0, 'I', 'E', 'N', 'D', (byte) 0xae, 0x42, 0x60, (byte) 0x82};
-    /** A PNG row's RGBA bytes read four at a time. */
-    private static final VarHandle RGBA = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
     /** Characters of an upstream's message kept in an error. */
     private static final int MAX_MESSAGE = 500;
 
@@ -83,12 +73,13 @@ final class WmsAnswer {
             if (!endsWith(body, PNG_END)) {
                 throw truncated(what, type, body, "the PNG has no IEND chunk at its end", null);
             }
-            if (into != null) {
+            if (into != null && into.getType() == BufferedImage.TYPE_INT_ARGB) {
+                int[] pixels = ((DataBufferInt) into.getRaster().getDataBuffer()).getData();
                 try {
-                    if (decodePng(body, into)) {
+                    if (PngDecoder.decode(body, pixels, into.getWidth(), into.getHeight())) {
                         return into;
                     }
-                } catch (RuntimeException e) {
+                } catch (IOException e) {
                     throw truncated(what, type, body, e.getMessage(), e);
                 }
             }
@@ -116,74 +107,6 @@ final class WmsAnswer {
             throw e;
         } catch (IOException | RuntimeException e) {
             throw truncated(what, type, body, e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Decodes an 8-bit, non-interlaced RGB, RGBA or palette PNG of {@code into}'s size row by row straight into its
-     * ARGB pixels (PNGJ checks every chunk's CRC); false, decoding nothing, for any other PNG. A palette PNG is
-     * what a WMS sends for {@code image/png; mode=8bit}: a quarter of the bytes to inflate.
-     */
-    private static boolean decodePng(byte[] body, BufferedImage into) {
-        PngReaderByte reader = new PngReaderByte(new ByteArrayInputStream(body));
-        try {
-            ImageInfo info = reader.imgInfo;
-            if (info.bitDepth != 8 || info.greyscale || reader.isInterlaced()
-                    || info.cols != into.getWidth() || info.rows != into.getHeight()
-                    || into.getType() != BufferedImage.TYPE_INT_ARGB) {
-                return false;
-            }
-            int[] pixels = ((DataBufferInt) into.getRaster().getDataBuffer()).getData();
-            int width = info.cols;
-            int[] palette = null;
-            for (int row = 0, out = 0; row < info.rows; row++, out += width) {
-                byte[] line = reader.readRowByte().getScanlineByte();
-                if (info.indexed) {
-                    if (palette == null) {
-                        palette = palette(reader.getMetadata());
-                    }
-                    paletteRow(line, palette, pixels, out, width);
-                } else if (info.channels == 4) {
-                    for (int x = 0; x < width; x++) {
-                        pixels[out + x] = Integer.rotateRight((int) RGBA.get(line, x << 2), 8);
-                    }
-                } else {
-                    for (int x = 0, in = 0; x < width; x++, in += 3) {
-                        pixels[out + x] = 0xFF000000 | (line[in] & 0xff) << 16 | (line[in + 1] & 0xff) << 8
-                                | line[in + 2] & 0xff;
-                    }
-                }
-            }
-            reader.end();
-            return true;
-        } finally {
-            reader.close();
-        }
-    }
-
-    /** The PNG's palette as ARGB, with the alpha of its tRNS chunk (opaque where it has none). */
-    private static int[] palette(PngMetadata metadata) {
-        PngChunkPLTE plte = metadata.getPLTE();
-        if (plte == null) {
-            throw new IllegalStateException("the palette PNG has no PLTE chunk");
-        }
-        PngChunkTRNS trns = metadata.getTRNS();
-        int[] alpha = trns == null ? new int[0] : trns.getPalletteAlpha();
-        int[] palette = new int[plte.getNentries()];
-        for (int i = 0; i < palette.length; i++) {
-            palette[i] = (i < alpha.length ? alpha[i] & 0xff : 0xff) << 24 | plte.getEntry(i) & 0xFFFFFF;
-        }
-        return palette;
-    }
-
-    private static void paletteRow(byte[] line, int[] palette, int[] pixels, int out, int width) {
-        for (int x = 0; x < width; x++) {
-            int index = line[x] & 0xff;
-            if (index >= palette.length) {
-                throw new IllegalStateException("pixel " + x + " of a row has palette index " + index
-                        + ", past the palette's " + palette.length + " colours");
-            }
-            pixels[out + x] = palette[index];
         }
     }
 

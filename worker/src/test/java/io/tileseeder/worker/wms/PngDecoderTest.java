@@ -82,9 +82,8 @@ class PngDecoderTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             ImageIO.write(image, "png", out);
 
-            int[] expected = ImageIO.read(new ByteArrayInputStream(out.toByteArray())).getRGB(0, 0, WIDTH, HEIGHT,
-                    null, 0, WIDTH);
-            assertDecodesTo(out.toByteArray(), expected, "ImageIO's PNG of type " + type);
+            assertDecodesTo(out.toByteArray(), image.getRGB(0, 0, WIDTH, HEIGHT, null, 0, WIDTH),
+                    "ImageIO's PNG of type " + type);
         }
     }
 
@@ -153,6 +152,29 @@ class PngDecoderTest {
         }
     }
 
+    /** Changed image data under valid CRCs: decoded to some pixels or refused with an IOException, nothing else. */
+    @Test
+    void changedImageDataUnderValidChecksumsIsDecodedOrRefusedButNeverCrashes() throws Exception {
+        Random random = new Random(42);
+        int refused = 0;
+        for (int colourType : COLOUR_TYPES) {
+            Png png = new Png(colourType, pixels(colourType, 8)).filter(-1);
+            byte[] data = Png.deflate(png.rows());
+            for (int i = 0; i < 300; i++) {
+                byte[] changed = data.clone();
+                for (int n = 1 + random.nextInt(3); n > 0; n--) {
+                    changed[2 + random.nextInt(changed.length - 2)] ^= (byte) (1 + random.nextInt(255));
+                }
+                try {
+                    PngDecoder.decode(png.deflated(changed).bytes(), new int[WIDTH * HEIGHT], WIDTH, HEIGHT);
+                } catch (IOException e) {
+                    refused++;
+                }
+            }
+        }
+        assertThat(refused).as("changes refused of 900").isPositive();
+    }
+
     @Test
     void wellFormedChunksWithBadContentAreErrorsThatSayWhatIsWrong() {
         Png rgba = new Png(RGBA, pixels(RGBA, 6)).filter(-1);
@@ -170,6 +192,17 @@ class PngDecoderTest {
         assertCorrupt(rgba.extraChunk("ABCD", new byte[2]).bytes(), "unknown critical chunk ABCD");
         assertCorrupt(rgba.extraChunk("IHDR", new byte[13]).bytes(), "a second header chunk");
         assertCorrupt(rgba.withoutEnd().bytes(), "ends inside a chunk's header");
+        assertCorrupt(rgba.deflated(new byte[] {0x78, (byte) 0x9c}).bytes(), "the image data ends after 0 of 23 rows");
+        assertCorrupt(rgba.deflated(new byte[] {(byte) 0x88, 0x1c, 0x03, 0x00}).bytes(), "(0x881c)");
+        assertCorrupt(rgba.deflated(new byte[] {0x78, 0x20, 0x03, 0x00}).bytes(), "(0x7820)");
+        assertCorrupt(rgba.with(png -> png.header = Arrays.copyOf(png.header, 12)).bytes(),
+                "does not start with a header chunk");
+        assertCorrupt(palette.withoutPalette().extraChunk("tRNS", new byte[2]).bytes(),
+                "the tRNS chunk comes before the PLTE chunk");
+        assertCorrupt(palette.withoutPalette().extraChunk("PLTE", new byte[7]).bytes(),
+                "the PLTE chunk has 7 bytes");
+        assertCorrupt(palette.idatSize(100).extraChunkAfterImageData("PLTE", new byte[6]).bytes(),
+                "the PLTE chunk comes after the image data");
         assertCorrupt(new Png(RGB, pixels(RGB, 6)).idatSize(100).extraChunkAfterImageData("tRNS", new byte[6]).bytes(),
                 "the tRNS chunk comes after the image data");
     }
@@ -283,7 +316,7 @@ class PngDecoderTest {
             return copy;
         }
 
-        /** Every row filtered with {@code type}; -1 cycles through the five types, row by row. */
+        /** Every row filtered with {@code type}; -1 gives the rows all five types, in an order of no period. */
         Png filter(int type) {
             return with(png -> png.filter = type);
         }
@@ -360,7 +393,13 @@ class PngDecoderTest {
                     alpha[i] = (byte) (palette[i] >>> 24);
                 }
                 chunk(out, "PLTE", plte.array());
-                chunk(out, "tRNS", alpha);
+                int translucent = paletteLength;
+                while (translucent > 0 && alpha[translucent - 1] == (byte) 0xff) {
+                    translucent--;
+                }
+                if (translucent > 0) {
+                    chunk(out, "tRNS", Arrays.copyOf(alpha, translucent));
+                }
             }
             if (colourKey) {
                 chunk(out, "tRNS", new byte[] {0, 1, 0, 2, 0, 3});
@@ -404,7 +443,7 @@ class PngDecoderTest {
                         }
                     }
                 }
-                int type = filter < 0 ? y % 5 : filter;
+                int type = filter < 0 ? (y * y + y / 2) % 5 : filter;
                 out.write(type);
                 out.writeBytes(filtered(type, row, previous, bpp));
                 previous = row;

@@ -169,7 +169,8 @@ public class WmsMetatileBenchmark {
     private MetatileImage decoded(int i) throws WmsException {
         Metatile metatile = metatiles.get(i);
         var into = MetatileImage.raster(metatile, GUTTER);
-        var image = WmsAnswer.image("GetMap " + metatile, 200, contentTypes.get(i), answers.get(i), into);
+        var image = WmsAnswer.image("GetMap " + metatile, 200, contentTypes.get(i), answers.get(i), into.getWidth(),
+                into.getHeight(), into);
         return MetatileImage.copyOf(metatile, GUTTER, image);
     }
 }

@@ -43,11 +43,13 @@ final class WmsAnswer {
      * its size is decoded straight into them, without an intermediate image); otherwise in an image of its own.
      *
      * @param what how to name the request in errors, e.g. {@code WMS 127.0.0.1:8090 GetMap http://…}
-     * @param into a {@code TYPE_INT_ARGB} image to decode into, or null
-     * @throws WmsException with the upstream's message if the answer is not an image
+     * @param width the width asked for: an image of another size is refused before its pixels are decoded, so that
+     *              a few bytes claiming a huge image cannot take the worker's memory
+     * @param into a {@code TYPE_INT_ARGB} image of {@code width × height} to decode into, or null
+     * @throws WmsException with the upstream's message if the answer is not an image of the size asked for
      */
-    static BufferedImage image(String what, int status, String contentType, byte[] body, BufferedImage into)
-            throws WmsException {
+    static BufferedImage image(String what, int status, String contentType, byte[] body, int width, int height,
+                               BufferedImage into) throws WmsException {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
         if (status >= 500) {
             boolean unavailable = status == 502 || status == 503 || status == 504;
@@ -64,11 +66,11 @@ final class WmsAnswer {
             throw new WmsException(what + " answered " + status + " with Content-Type '" + contentType
                     + "' instead of an image" + message(type, body), false, null);
         }
-        return decode(what, type, body, into);
+        return decode(what, type, body, width, height, into);
     }
 
-    private static BufferedImage decode(String what, String type, byte[] body, BufferedImage into)
-            throws WmsException {
+    private static BufferedImage decode(String what, String type, byte[] body, int width, int height,
+                                        BufferedImage into) throws WmsException {
         if (startsWith(body, PNG_SIGNATURE)) {
             if (!endsWith(body, PNG_END)) {
                 throw truncated(what, type, body, "the PNG has no IEND chunk at its end", null);
@@ -76,7 +78,7 @@ final class WmsAnswer {
             if (into != null && into.getType() == BufferedImage.TYPE_INT_ARGB) {
                 int[] pixels = ((DataBufferInt) into.getRaster().getDataBuffer()).getData();
                 try {
-                    if (PngDecoder.decode(body, pixels, into.getWidth(), into.getHeight())) {
+                    if (PngDecoder.decode(body, pixels, width, height)) {
                         return into;
                     }
                 } catch (IOException e) {
@@ -95,6 +97,10 @@ final class WmsAnswer {
             reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
             try {
                 reader.setInput(in, true, true);
+                if (reader.getWidth(0) != width || reader.getHeight(0) != height) {
+                    throw new WmsException(what + " answered with an image of " + reader.getWidth(0) + "x"
+                            + reader.getHeight(0) + " px instead of " + width + "x" + height, false, null);
+                }
                 BufferedImage image = reader.read(0);
                 if (!warnings.isEmpty()) {
                     throw truncated(what, type, body, String.join("; ", warnings), null);

@@ -123,12 +123,7 @@ public final class WmsClient {
         long limit = (long) width * height * 4 + BODY_MARGIN;
         for (int attempt = 1; ; attempt++) {
             try {
-                BufferedImage image = once(source, url, what, limit, into);
-                if (image.getWidth() != width || image.getHeight() != height) {
-                    throw new WmsException(what + " answered with an image of " + image.getWidth() + "x"
-                            + image.getHeight() + " px instead of " + width + "x" + height, false, null);
-                }
-                return image;
+                return once(source, url, what, width, height, limit, into);
             } catch (WmsException e) {
                 upstream(source).failures().increment();
                 if (!e.retryable() || attempt >= retry.maxAttempts()) {
@@ -146,8 +141,8 @@ public final class WmsClient {
         }
     }
 
-    private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, long limit, BufferedImage into)
-            throws WmsException, InterruptedException {
+    private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, int width, int height, long limit,
+                               BufferedImage into) throws WmsException, InterruptedException {
         Upstream upstream = upstream(source);
         Semaphore slot = upstream.slots();
         Answer answer;
@@ -178,7 +173,7 @@ public final class WmsClient {
         } finally {
             slot.release();
         }
-        return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), into);
+        return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), width, height, into);
     }
 
     /** What came back, read whole (up to {@code limit} bytes). */

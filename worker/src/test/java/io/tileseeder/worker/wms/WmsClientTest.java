@@ -13,6 +13,7 @@ import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.port.DependencyUnavailableException;
 import java.awt.image.BufferedImage;
 import java.awt.image.IndexColorModel;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -32,6 +33,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.zip.CRC32;
+import javax.imageio.ImageIO;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -412,6 +414,35 @@ class WmsClientTest {
                     .hasMessageContaining("10x10")
                     .hasMessageContaining(WIDTH + "x" + HEIGHT);
             assertThat(server.requests()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * An image bomb: a few bytes whose header claims 30000 x 30000 px. Decoded, it would take gigabytes (or more
+     * than the largest array) before failing; it is refused from its header, not tried again, in every format.
+     */
+    @Test
+    void aFewBytesClaimingAHugeImageAreRefusedFromTheirHeader() throws Exception {
+        byte[] png = png(10, 10);
+        ByteBuffer.wrap(png).putInt(16, 30000).putInt(20, 30000);
+        CRC32 crc = new CRC32();
+        crc.update(png, 12, 4 + 13);
+        ByteBuffer.wrap(png).putInt(29, (int) crc.getValue());
+        ByteArrayOutputStream jpeg = new ByteArrayOutputStream();
+        ImageIO.write(new BufferedImage(16, 16, BufferedImage.TYPE_INT_RGB), "jpeg", jpeg);
+        byte[] bigJpeg = jpeg.toByteArray();
+        int frame = indexOf(bigJpeg, new byte[] {(byte) 0xff, (byte) 0xc0});
+        ByteBuffer.wrap(bigJpeg).putShort(frame + 5, (short) 30000).putShort(frame + 7, (short) 30000);
+        for (byte[] bomb : List.of(png, bigJpeg)) {
+            try (LoopbackWms server = new LoopbackWms(answer(200, "image/png", bomb))) {
+                WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 2);
+
+                assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT,
+                        new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_ARGB)))
+                        .isInstanceOf(WmsException.class)
+                        .hasMessageContaining("an image of 30000x30000 px instead of " + WIDTH + "x" + HEIGHT);
+                assertThat(server.requests()).isEqualTo(1);
+            }
         }
     }
 

@@ -23,7 +23,8 @@ import java.util.zip.Inflater;
 final class PngDecoder {
 
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
-    private static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    /** The 8 bytes every PNG starts with. */
+    static final byte[] SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     private static final int IHDR = type("IHDR");
     private static final int PLTE = type("PLTE");
     private static final int TRNS = type("tRNS");

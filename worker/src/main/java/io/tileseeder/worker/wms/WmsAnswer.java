@@ -30,7 +30,6 @@ final class WmsAnswer {
     private static final Pattern CODE = Pattern.compile("(?:code|exceptionCode)\\s*=\\s*\"([^\"]*)\"");
     private static final Pattern TITLE = Pattern.compile("<title[^>]*>(.*?)</title>", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
     private static final Pattern TAGS = Pattern.compile("<[^>]*>|<!--.*?-->", Pattern.DOTALL);
-    private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     private static final byte[] PNG_END = {0, 0, 0, 0, 'I', 'E', 'N', 'D', (byte) 0xae, 0x42, 0x60, (byte) 0x82};
     /** Characters of an upstream's message kept in an error. */
     private static final int MAX_MESSAGE = 500;
@@ -45,7 +44,8 @@ final class WmsAnswer {
      * @param what how to name the request in errors, e.g. {@code WMS 127.0.0.1:8090 GetMap http://…}
      * @param width the width asked for: an image of another size is refused before its pixels are decoded, so that
      *              a few bytes claiming a huge image cannot take the worker's memory
-     * @param into a {@code TYPE_INT_ARGB} image of {@code width × height} to decode into, or null
+     * @param into a {@code TYPE_INT_ARGB} image of {@code width × height} to decode into; null, or any other image,
+     *             for an image of its own
      * @throws WmsException with the upstream's message if the answer is not an image of the size asked for
      */
     static BufferedImage image(String what, int status, String contentType, byte[] body, int width, int height,
@@ -71,11 +71,12 @@ final class WmsAnswer {
 
     private static BufferedImage decode(String what, String type, byte[] body, int width, int height,
                                         BufferedImage into) throws WmsException {
-        if (startsWith(body, PNG_SIGNATURE)) {
+        if (startsWith(body, PngDecoder.SIGNATURE)) {
             if (!endsWith(body, PNG_END)) {
                 throw truncated(what, type, body, "the PNG has no IEND chunk at its end", null);
             }
-            if (into != null && into.getType() == BufferedImage.TYPE_INT_ARGB) {
+            if (into != null && into.getType() == BufferedImage.TYPE_INT_ARGB && into.getWidth() == width
+                    && into.getHeight() == height) {
                 int[] pixels = ((DataBufferInt) into.getRaster().getDataBuffer()).getData();
                 try {
                     if (PngDecoder.decode(body, pixels, width, height)) {

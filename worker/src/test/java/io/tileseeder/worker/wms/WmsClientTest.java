@@ -135,6 +135,22 @@ class WmsClientTest {
         }
     }
 
+    @Test
+    void aRasterOfAnotherSizeIsLeftAloneAndTheImageDecodedOnItsOwn() throws Exception {
+        BufferedImage sent = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_ARGB);
+        sent.setRGB(WIDTH - 1, HEIGHT - 1, 0xff0000ff);
+        try (LoopbackWms server = new LoopbackWms(answer(200, "image/png", png(sent)))) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 0);
+            BufferedImage small = new BufferedImage(WIDTH / 2, HEIGHT / 2, BufferedImage.TYPE_INT_ARGB);
+
+            BufferedImage decoded = client.getMap(config, url(config), WIDTH, HEIGHT, small);
+
+            assertThat(decoded).isNotSameAs(small);
+            assertThat(decoded.getRGB(WIDTH - 1, HEIGHT - 1)).isEqualTo(0xff0000ff);
+            assertThat(small.getRGB(0, 0, WIDTH / 2, HEIGHT / 2, null, 0, WIDTH / 2)).containsOnly(0);
+        }
+    }
+
     /**
      * An image of {@code colours} palette entries at {@code bits} a pixel, every entry used: colour and alpha vary
      * with the index, index 0 fully transparent.

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the project's scripts: finds a JDK 21 or newer and exports JAVA_HOME and PATH for it.
 # Order: $JAVA_HOME, the `java` on PATH, then the usual install folders (newest first).
 # Fails with a clear message when there is none.
@@ -16,6 +17,7 @@ find_jdk() {
   if command -v javac >/dev/null 2>&1; then
     candidates+=("$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")")
   fi
+  # shellcheck disable=SC2012 # JDK folders' names: sort -V orders their versions
   for candidate in $(ls -d /usr/lib/jvm/* /opt/java/* /opt/jdk* "$HOME"/.sdkman/candidates/java/* \
                         /Library/Java/JavaVirtualMachines/*/Contents/Home 2>/dev/null | sort -rV); do
     candidates+=("$candidate")

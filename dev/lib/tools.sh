@@ -2,7 +2,13 @@
 # Sourced by the project's scripts: installs the tools they need, from Debian's packages (apt-get) or built
 # with `go install` into the project's cache, which every clone on the machine shares:
 #   ${TILE_SEEDER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tile-seeder}
-# The caller defines die (prints its error and exits) and say, and sets TOOLS_LOGS (a folder for the logs).
+# The caller sets TOOLS_LOGS (a folder for the logs). say and die are dev/lib/common.sh's, sourced here unless
+# the caller has them already.
+
+if ! declare -F say >/dev/null || ! declare -F die >/dev/null; then
+  # shellcheck source-path=SCRIPTDIR source=common.sh
+  source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+fi
 
 TOOLS_CACHE="${TILE_SEEDER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tile-seeder}"
 

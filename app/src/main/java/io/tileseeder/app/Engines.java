@@ -83,14 +83,9 @@ public class Engines {
         return distributed() ? Engine.coordinator(settings, cluster(), metrics) : Engine.embedded(settings, metrics);
     }
 
-    /** Whether {@code seeder.mode} is {@code distributed}; any value but the two modes is refused. */
+    /** Whether {@code seeder.mode} is {@code distributed}. */
     public boolean distributed() {
-        return switch (config.mode()) {
-            case "embedded" -> false;
-            case "distributed" -> true;
-            default -> throw new IllegalArgumentException("seeder.mode (SEEDER_MODE) must be embedded or distributed, not '"
-                    + config.mode() + "'");
-        };
+        return config.mode() == SeederConfig.Mode.DISTRIBUTED;
     }
 
     /** The distributed mode's services; names the missing settings. */
@@ -110,7 +105,7 @@ public class Engines {
         int consumers = kafka.consumers().orElse(Settings.defaultThreads());
         RedisTopology topology;
         try {
-            topology = RedisTopology.of(RedisTopology.Mode.parse(redis.mode()), redis.url().get(),
+            topology = RedisTopology.of(redis.mode(), redis.url().get(),
                     redis.masterName().orElse(null));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("seeder.redis.mode, seeder.redis.url, seeder.redis.master-name "

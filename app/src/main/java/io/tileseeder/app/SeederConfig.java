@@ -2,6 +2,7 @@ package io.tileseeder.app;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.tileseeder.adapters.redis.RedisTopology;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -18,7 +19,15 @@ public interface SeederConfig {
      * {@code seeder serve} is a coordinator and {@code seeder worker} a worker, over Kafka, Redis and the store.
      */
     @WithDefault("embedded")
-    String mode();
+    Mode mode();
+
+    /** How this process runs: the value of {@code seeder.mode}. */
+    enum Mode {
+        /** Coordinator and workers in this JVM, with the in-memory queue and locks. */
+        EMBEDDED,
+        /** Coordinators and workers in their own processes, over Kafka, Redis and the store. */
+        DISTRIBUTED
+    }
 
     /** Where tiles are written. */
     Store store();
@@ -60,7 +69,7 @@ public interface SeederConfig {
     /** Who may call the API. */
     interface Auth {
         /**
-         * The API's bearer tokens, one {@code NAME ROLE TOKEN} a line (see {@code access.TokensFile}). When set, every
+         * The API's bearer tokens, one {@code NAME ROLE TOKEN} a line (see "Access" in the manual). When set, every
          * API call needs a token; unset, the embedded API is open and the distributed coordinator refuses to start.
          */
         Optional<String> tokensFile();
@@ -71,13 +80,13 @@ public interface SeederConfig {
         @WithDefault("tiles")
         String path();
 
-        /** Metatiles being stored at once; default max(8, 4 × cores). */
+        /** Metatiles being stored at once. Default: max(8, 4 × cores). */
         OptionalInt ioThreads();
 
         /**
          * Where clients read the store's root (a CDN, the bucket's website), for the tile URLs of the WMTS
-         * capabilities written beside the tiles. Default: the store's own, a folder's file: URL or the S3
-         * endpoint's path-style URL of the bucket and prefix.
+         * capabilities and the TileJSON written beside the tiles. Default: the store's own, a folder's {@code file:}
+         * URL or the S3 endpoint's path-style URL of the bucket and prefix.
          */
         Optional<String> publicUrl();
     }
@@ -99,7 +108,7 @@ public interface SeederConfig {
         @WithDefault("seeder.job-events")
         String eventsTopic();
 
-        /** Tile-expiry events from data pipelines, which the coordinators turn into reseed jobs (see {@link Expiry}). */
+        /** Tile-expiry events from data pipelines, which the coordinators turn into reseed jobs (see {@code seeder.expiry.*}). */
         @WithDefault("seeder.tile-expiry")
         String expiryTopic();
 
@@ -115,7 +124,7 @@ public interface SeederConfig {
         @WithDefault("seeder-coordinator")
         String coordinatorGroup();
 
-        /** Share consumers per worker process; default: one per CPU thread. */
+        /** Share consumers per worker process (each holds at most 16 tasks). Default: 2 × cores. */
         OptionalInt consumers();
 
         /** How long start-up waits for Kafka, Redis and the store to answer before it gives up. */
@@ -131,7 +140,7 @@ public interface SeederConfig {
          * found through the nodes at {@code url}.
          */
         @WithDefault("standalone")
-        String mode();
+        RedisTopology.Mode mode();
 
         /**
          * {@code redis://[[user]:password@]host[:port][/database]} ({@code rediss://} for TLS), e.g.
@@ -192,7 +201,7 @@ public interface SeederConfig {
     }
 
     interface Workers {
-        /** Metatiles rendered at once; default 2 × cores. */
+        /** Metatiles rendered at once. Default: 2 × cores. */
         OptionalInt threads();
 
         /**

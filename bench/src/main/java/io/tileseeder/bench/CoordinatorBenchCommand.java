@@ -65,7 +65,7 @@ import picocli.CommandLine.Option;
                 "Needs SEEDER_KAFKA_BOOTSTRAP and SEEDER_REDIS_URL; run it with bench/coordinator."})
 final class CoordinatorBenchCommand implements Callable<Integer> {
 
-    private static final JobLimits NO_LIMIT = new JobLimits(Integer.MAX_VALUE, 32);
+    private static final JobLimits NO_LIMIT = new JobLimits(Integer.MAX_VALUE, 32, 100_000, 100_000);
 
     @Option(names = "--plan-zoom", defaultValue = "11", description = "Plan world z0-N to Kafka (default: ${DEFAULT-VALUE}).")
     int planZoom;
@@ -88,8 +88,8 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
             RedisJobStore records = new RedisJobStore(redis, run + ":", Clock.systemUTC(), Duration.ofHours(1));
             long tasks;
             double planSeconds;
-            try (KafkaTaskQueue queue = new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
-                    .withTopic(run + ".tasks").withGroupId(run + "-workers").withConsumers(0));
+            try (KafkaTaskQueue queue = new KafkaTaskQueue(KafkaTaskQueue.Config.of(cluster.kafkaBootstrap(),
+                    run + ".tasks", run + "-workers", 0));
                  JobService jobs = service(layers, records, queue)) {
                 long start = System.nanoTime();
                 JobStatus job = jobs.submit(world(planZoom), null);
@@ -108,7 +108,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
                 produceResults(cluster.kafkaBootstrap(), topic, job.id(), tasks);
                 start = System.nanoTime();
                 try (KafkaResultConsumer consumer = new KafkaResultConsumer(KafkaResultConsumer.Config
-                        .defaults(cluster.kafkaBootstrap()).withTopic(topic).withGroupId(run + "-coordinator"),
+                        .of(cluster.kafkaBootstrap(), topic, run + "-coordinator"),
                         jobs::publishAll)) {
                     consumer.start();
                     JobStatus done = jobs.awaitFinal(job.id(), Duration.ofMinutes(10)).orElseThrow().get();

@@ -13,9 +13,6 @@ package io.tileseeder.job;
 public record JobLimits(long maxTilesPerJob, int maxLabels, int maxCoverageVertices, int maxListTiles) {
 
     public static final int MAX_LABEL_LENGTH = 128;
-    /** A job's area is stored with it and read with each look at it: these keep it to a few megabytes. */
-    public static final int DEFAULT_MAX_COVERAGE_VERTICES = 100_000;
-    public static final int DEFAULT_MAX_LIST_TILES = 100_000;
 
     public JobLimits {
         if (maxTilesPerJob < 1 || maxTilesPerJob > Integer.MAX_VALUE || maxLabels < 0 || maxCoverageVertices < 4
@@ -24,10 +21,5 @@ public record JobLimits(long maxTilesPerJob, int maxLabels, int maxCoverageVerti
                     + ", max labels not negative, max coverage vertices at least 4 and max list tiles at least 1; got "
                     + maxTilesPerJob + ", " + maxLabels + ", " + maxCoverageVertices + " and " + maxListTiles);
         }
-    }
-
-    /** Limits with the default bounds on areas. */
-    public JobLimits(long maxTilesPerJob, int maxLabels) {
-        this(maxTilesPerJob, maxLabels, DEFAULT_MAX_COVERAGE_VERTICES, DEFAULT_MAX_LIST_TILES);
     }
 }

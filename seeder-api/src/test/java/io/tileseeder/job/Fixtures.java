@@ -33,7 +33,7 @@ public final class Fixtures {
     public static final LayerCatalog CATALOG = LayerCatalog.of(WORLD, ROADS);
 
     /** One million tiles per job (world z0–9 in WebMercatorQuad fits, z0–10 does not), four labels. */
-    public static final JobLimits LIMITS = new JobLimits(1_000_000, 4);
+    public static final JobLimits LIMITS = new JobLimits(1_000_000, 4, 100_000, 100_000);
 
     public static final Instant SOME_INSTANT = Instant.parse("2024-05-01T12:30:00.123456789Z");
 

@@ -295,9 +295,9 @@ class JobSpecValidatorTest {
                 null, null, null);
         assertThat(validator.validate(crs84).tileCount()).isEqualTo(699_050L);
 
-        JobSpecValidator exact = new JobSpecValidator(Fixtures.CATALOG, new JobLimits(349_525, 4));
+        JobSpecValidator exact = new JobSpecValidator(Fixtures.CATALOG, new JobLimits(349_525, 4, 100_000, 100_000));
         assertThat(exact.validate(zoom(new JobRequest.Zoom(0, 9))).tileCount()).isEqualTo(349_525L);
-        JobSpecValidator oneLess = new JobSpecValidator(Fixtures.CATALOG, new JobLimits(349_524, 4));
+        JobSpecValidator oneLess = new JobSpecValidator(Fixtures.CATALOG, new JobLimits(349_524, 4, 100_000, 100_000));
         InvalidJobException refused = catchThrowableOfType(InvalidJobException.class,
                 () -> oneLess.validate(zoom(new JobRequest.Zoom(0, 9))));
         assertThat(refused).isNotNull();

@@ -51,10 +51,6 @@ public final class AckedProducer implements AutoCloseable {
             return new Config(bootstrapServers, topic, 12, Duration.ofSeconds(30), Map.of());
         }
 
-        public Config withTopic(String topic) {
-            return new Config(bootstrapServers, topic, partitions, ackTimeout, clientProperties);
-        }
-
         public Config withPartitions(int partitions) {
             return new Config(bootstrapServers, topic, partitions, ackTimeout, clientProperties);
         }

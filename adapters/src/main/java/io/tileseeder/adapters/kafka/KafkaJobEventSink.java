@@ -19,7 +19,7 @@ import java.util.Objects;
 import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
- * Announces finished jobs on Kafka topic {@value #DEFAULT_TOPIC} as CloudEvents 1.0 in structured JSON mode (the
+ * Announces finished jobs on a Kafka topic as CloudEvents 1.0 in structured JSON mode (the
  * whole event, attributes and data, is the record value; header {@code content-type:
  * application/cloudevents+json}), key: the job id. Written with the CloudEvents Java SDK.
  *
@@ -38,7 +38,6 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  */
 public final class KafkaJobEventSink implements JobEventSink, AutoCloseable {
 
-    public static final String DEFAULT_TOPIC = "seeder.job-events";
     public static final String DEFAULT_SOURCE = "urn:tile-seeder:coordinator";
     public static final String TYPE_PREFIX = "io.tileseeder.job.";
     /** The record header that tells a structured-mode CloudEvent (CloudEvents Kafka protocol binding). */
@@ -53,16 +52,6 @@ public final class KafkaJobEventSink implements JobEventSink, AutoCloseable {
     public KafkaJobEventSink(AckedProducer.Config config, URI source) {
         this.source = Objects.requireNonNull(source, "source");
         this.producer = new AckedProducer(config);
-    }
-
-    /** Topic {@value #DEFAULT_TOPIC}, source {@value #DEFAULT_SOURCE}. */
-    public KafkaJobEventSink(String bootstrapServers) {
-        this(defaults(bootstrapServers), URI.create(DEFAULT_SOURCE));
-    }
-
-    /** Topic {@value #DEFAULT_TOPIC}, 12 partitions, 30 s acknowledgement timeout. */
-    public static AckedProducer.Config defaults(String bootstrapServers) {
-        return AckedProducer.Config.of(bootstrapServers, DEFAULT_TOPIC);
     }
 
     public AckedProducer.Config config() {

@@ -26,7 +26,7 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Feeds task results from Kafka topic {@value KafkaResultSink#DEFAULT_TOPIC} to the coordinator's recorder: an
+ * Feeds task results from a Kafka topic to the coordinator's recorder: an
  * ordinary consumer group, one thread, batches of up to {@code maxPollRecords}. The offsets of a batch are
  * committed only after the recorder returned (step 5 of the durability chain): a coordinator that dies between
  * the two sees the batch again, which the recorder's bitmap makes harmless.
@@ -38,7 +38,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * skipped, so one bad record cannot stop the job's progress.
  *
  * <pre>{@code
- * try (KafkaResultConsumer results = new KafkaResultConsumer(KafkaResultConsumer.Config.defaults("kafka:9092"),
+ * try (KafkaResultConsumer results = new KafkaResultConsumer(KafkaResultConsumer.Config.of("kafka:9092", "seeder.task-results", "seeder-coordinator"),
  *         batch -> progress.record(batch))) {
  *     results.start();
  *     ...
@@ -49,7 +49,6 @@ public final class KafkaResultConsumer implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(KafkaResultConsumer.class.getName());
 
-    public static final String DEFAULT_GROUP = "seeder-coordinator";
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
 
     /**
@@ -74,17 +73,10 @@ public final class KafkaResultConsumer implements AutoCloseable {
             clientProperties = Map.copyOf(clientProperties);
         }
 
-        public static Config defaults(String bootstrapServers) {
-            return new Config(bootstrapServers, KafkaResultSink.DEFAULT_TOPIC, DEFAULT_GROUP, 2000,
-                    Duration.ofMillis(500), Duration.ofSeconds(10), Map.of());
-        }
-
-        public Config withTopic(String topic) {
-            return new Config(bootstrapServers, topic, groupId, maxPollRecords, pollWait, maxBackoff, clientProperties);
-        }
-
-        public Config withGroupId(String groupId) {
-            return new Config(bootstrapServers, topic, groupId, maxPollRecords, pollWait, maxBackoff, clientProperties);
+        /** Up to 2000 results at once, polls of 500 ms, tries of a failing recorder at most 10 s apart. */
+        public static Config of(String bootstrapServers, String topic, String groupId) {
+            return new Config(bootstrapServers, topic, groupId, 2000, Duration.ofMillis(500), Duration.ofSeconds(10),
+                    Map.of());
         }
 
         public Config withMaxBackoff(Duration maxBackoff) {

@@ -6,31 +6,24 @@ import io.tileseeder.port.ResultSink;
 import java.util.List;
 
 /**
- * Reports finished tasks on Kafka topic {@value #DEFAULT_TOPIC} (key: the job id, so one job's results keep their
+ * Reports finished tasks on a Kafka topic (key: the job id, so one job's results keep their
  * order in one partition; value: {@link Messages#toJson} of the {@link TaskResult}). {@link #publish} returns only
  * once the broker acknowledged the result (idempotent producer, acks=all): the worker accepts the task after it,
  * and a failure or timeout throws, so the worker releases the task and it is done again.
  *
  * <pre>{@code
- * try (KafkaResultSink results = new KafkaResultSink(KafkaResultSink.defaults("kafka:9092"))) {
+ * try (KafkaResultSink results = new KafkaResultSink(AckedProducer.Config.of("kafka:9092", "seeder.task-results"))) {
  *     results.publish(TaskResult.succeeded(task, counts));
  * }
  * }</pre>
  */
 public final class KafkaResultSink implements ResultSink, AutoCloseable {
 
-    public static final String DEFAULT_TOPIC = "seeder.task-results";
-
     private final AckedProducer producer;
 
     /** Creates the topic if it is missing and connects. */
     public KafkaResultSink(AckedProducer.Config config) {
         this.producer = new AckedProducer(config);
-    }
-
-    /** Topic {@value #DEFAULT_TOPIC}, 12 partitions, 30 s acknowledgement timeout. */
-    public static AckedProducer.Config defaults(String bootstrapServers) {
-        return AckedProducer.Config.of(bootstrapServers, DEFAULT_TOPIC);
     }
 
     public AckedProducer.Config config() {

@@ -43,9 +43,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
 
-    public static final String DEFAULT_TOPIC = "seeder.tasks";
-    public static final String DEFAULT_GROUP = "seeder-workers";
-
     /**
      * Settings.
      *
@@ -71,19 +68,13 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
             clientProperties = Map.copyOf(clientProperties);
         }
 
-        public static Config defaults(String bootstrapServers) {
-            return new Config(bootstrapServers, DEFAULT_TOPIC, DEFAULT_GROUP, 12, 16, 4, Duration.ofSeconds(1),
+        /**
+         * 12 partitions, 16 records per consumer, {@code consumers} share consumers, offers that wait at most 1 s,
+         * polls of 100 ms.
+         */
+        public static Config of(String bootstrapServers, String topic, String groupId, int consumers) {
+            return new Config(bootstrapServers, topic, groupId, 12, 16, consumers, Duration.ofSeconds(1),
                     Duration.ofMillis(100), Map.of());
-        }
-
-        public Config withTopic(String topic) {
-            return new Config(bootstrapServers, topic, groupId, partitions, maxPollRecords, consumers,
-                    producerMaxBlock, fetchWait, clientProperties);
-        }
-
-        public Config withGroupId(String groupId) {
-            return new Config(bootstrapServers, topic, groupId, partitions, maxPollRecords, consumers,
-                    producerMaxBlock, fetchWait, clientProperties);
         }
 
         public Config withPartitions(int partitions) {
@@ -96,10 +87,6 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
                     producerMaxBlock, fetchWait, clientProperties);
         }
 
-        public Config withConsumers(int consumers) {
-            return new Config(bootstrapServers, topic, groupId, partitions, maxPollRecords, consumers,
-                    producerMaxBlock, fetchWait, clientProperties);
-        }
     }
 
     private final Config config;
@@ -202,7 +189,6 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
             throw failed;
         }
     }
-
 
     @Override
     public Optional<TaskDelivery> poll(Duration timeout) throws InterruptedException {

@@ -69,8 +69,6 @@ import org.redisson.client.codec.StringCodec;
  */
 public final class RedisJobStore implements JobStore {
 
-    public static final String DEFAULT_KEY_PREFIX = "seeder:";
-
     /**
      * How long a job stays unconfirmed at most: a creator that crashed before indexing it leaves a job that
      * expires. Long beside the milliseconds creation takes, short beside the life of a leaked key.
@@ -97,8 +95,7 @@ public final class RedisJobStore implements JobStore {
     }
 
     /**
-     * @param keyPrefix      prepended to every key, {@link #DEFAULT_KEY_PREFIX} unless several deployments share
-     *                       one Redis; without braces, which would change the keys' hash slots
+     * @param keyPrefix      prepended to every key, so several deployments can share one Redis; without braces, which would change the keys' hash slots
      * @param clock          the source of the start and finish times
      * @param retainFinished how long a final job stays readable
      * @param syncReplicas   replicas every write must reach before it counts (0: the master alone)

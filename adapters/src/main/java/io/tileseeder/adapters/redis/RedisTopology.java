@@ -5,7 +5,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -44,13 +43,6 @@ public record RedisTopology(Mode mode, List<String> nodes, Optional<String> mast
         SENTINEL,
         /** A Redis Cluster: keys spread over masters by hash slot, each master with its own replicas. */
         CLUSTER;
-
-        /** The mode named {@code standalone}, {@code sentinel} or {@code cluster}. */
-        public static Mode parse(String name) {
-            return Arrays.stream(values()).filter(mode -> mode.name().equalsIgnoreCase(name.strip())).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException(
-                            "the Redis mode is standalone, sentinel or cluster, not '" + name + "'"));
-        }
 
         @Override
         public String toString() {

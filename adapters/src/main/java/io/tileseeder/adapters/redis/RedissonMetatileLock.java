@@ -44,9 +44,6 @@ public final class RedissonMetatileLock implements MetatileLock {
 
     private static final Logger LOG = Logger.getLogger(RedissonMetatileLock.class.getName());
 
-    /** The default prefix of the Redis keys of the locks. */
-    public static final String DEFAULT_KEY_PREFIX = "seeder:lock:";
-
     /**
      * How long, beyond the lock wait, {@link #tryLock} waits for Redis to answer before it fails. Redisson
      * fails its own commands sooner (3 s response timeout, a few retries by default); this is a backstop.
@@ -68,11 +65,6 @@ public final class RedissonMetatileLock implements MetatileLock {
     private final RedissonClient redisson;
     private final String keyPrefix;
     private final Duration responseTimeout;
-
-    /** Locks under {@link #DEFAULT_KEY_PREFIX}. */
-    public RedissonMetatileLock(RedissonClient redisson) {
-        this(redisson, DEFAULT_KEY_PREFIX, DEFAULT_RESPONSE_TIMEOUT);
-    }
 
     /**
      * @param redisson        the client; its lock watchdog timeout is the lease time of the locks

@@ -48,7 +48,7 @@ class KafkaJobEventSinkIT {
     void setUp() {
         bootstrap = KafkaFixtures.bootstrap();
         topic = "seeder-it-job-events-" + KafkaFixtures.uniqueSuffix();
-        sink = new KafkaJobEventSink(KafkaJobEventSink.defaults(bootstrap).withTopic(topic).withPartitions(1),
+        sink = new KafkaJobEventSink(AckedProducer.Config.of(bootstrap, topic).withPartitions(1),
                 URI.create(KafkaJobEventSink.DEFAULT_SOURCE));
     }
 

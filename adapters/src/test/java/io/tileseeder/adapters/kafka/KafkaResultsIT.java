@@ -52,7 +52,7 @@ class KafkaResultsIT {
     }
 
     private AckedProducer.Config sinkConfig() {
-        return KafkaResultSink.defaults(bootstrap).withTopic(topic).withPartitions(1)
+        return AckedProducer.Config.of(bootstrap, topic).withPartitions(1)
                 .withAckTimeout(Duration.ofSeconds(20));
     }
 
@@ -85,8 +85,8 @@ class KafkaResultsIT {
     }
 
     private void startConsumer(Consumer<List<TaskResult>> recorder) {
-        consumer = new KafkaResultConsumer(KafkaResultConsumer.Config.defaults(bootstrap).withTopic(topic)
-                .withGroupId(group).withMaxBackoff(Duration.ofSeconds(1)), recorder);
+        consumer = new KafkaResultConsumer(KafkaResultConsumer.Config.of(bootstrap, topic, group)
+                .withMaxBackoff(Duration.ofSeconds(1)), recorder);
         consumer.start();
     }
 

@@ -37,12 +37,9 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         assertThat(bootstrap).as("SEEDER_KAFKA_BOOTSTRAP (run dev/services up and source .dev/services.env)")
                 .isNotBlank();
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        config = KafkaTaskQueue.Config.defaults(bootstrap)
-                .withTopic("seeder-it-tasks-" + suffix)
-                .withGroupId("seeder-it-workers-" + suffix)
+        config = KafkaTaskQueue.Config.of(bootstrap, "seeder-it-tasks-" + suffix, "seeder-it-workers-" + suffix, 3)
                 .withPartitions(3)
-                .withMaxPollRecords(8)
-                .withConsumers(3);
+                .withMaxPollRecords(8);
         return open();
     }
 

@@ -24,7 +24,7 @@ class RedisTopologyTest {
 
     @Test
     void sentinelsDefaultToTheirPortAndNeedTheMastersName() {
-        RedisTopology topology = RedisTopology.of(Mode.parse("Sentinel"), "redis://:pw@s1, redis://s2:26380", "main");
+        RedisTopology topology = RedisTopology.of(Mode.SENTINEL, "redis://:pw@s1, redis://s2:26380", "main");
 
         assertThat(topology.nodes()).containsExactly("redis://s1:26379", "redis://s2:26380");
         assertThat(topology.masterName()).contains("main");
@@ -46,7 +46,6 @@ class RedisTopologyTest {
 
     @Test
     void mistakesAreNamed() {
-        assertThatThrownBy(() -> Mode.parse("replicated")).hasMessageContaining("standalone, sentinel or cluster");
         assertThatThrownBy(() -> RedisTopology.standalone("redis://a:1,redis://b:2"))
                 .hasMessageContaining("one address");
         assertThatThrownBy(() -> RedisTopology.standalone("http://a:1")).hasMessageContaining("redis://");

@@ -185,8 +185,8 @@ public final class ClusterAdapters implements Adapters {
         try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
             KafkaTopics.ensureTopic(admin, cluster.resultsTopic(), cluster.partitions());
         }
-        resultFeed = add(new KafkaResultConsumer(KafkaResultConsumer.Config.defaults(cluster.kafkaBootstrap())
-                .withTopic(cluster.resultsTopic()).withGroupId(cluster.coordinatorGroup()), recorder::publishAll));
+        resultFeed = add(new KafkaResultConsumer(KafkaResultConsumer.Config.of(cluster.kafkaBootstrap(),
+                cluster.resultsTopic(), cluster.coordinatorGroup()), recorder::publishAll));
         resultFeed.start();
         return resultFeed;
     }
@@ -230,9 +230,8 @@ public final class ClusterAdapters implements Adapters {
 
     /** The task queue on Kafka, with {@code consumers} share consumers (0: it only produces). */
     private KafkaTaskQueue tasks(int consumers) {
-        return add(new KafkaTaskQueue(KafkaTaskQueue.Config.defaults(cluster.kafkaBootstrap())
-                .withTopic(cluster.tasksTopic()).withGroupId(cluster.workerGroup())
-                .withPartitions(cluster.partitions()).withConsumers(consumers)));
+        return add(new KafkaTaskQueue(KafkaTaskQueue.Config.of(cluster.kafkaBootstrap(), cluster.tasksTopic(),
+                cluster.workerGroup(), consumers).withPartitions(cluster.partitions())));
     }
 
     /** An acknowledged producer to {@code topic}, which is created if missing. */

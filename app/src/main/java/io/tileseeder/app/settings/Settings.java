@@ -81,21 +81,6 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
      */
     public record JobSettings(JobLimits limits, int maxRunningJobs, int maxQueuedJobs, int maxWaiters,
                               int retainJobs, int queueCapacity, Duration queueLead, int dryRunSamples) {
-        public JobSettings {
-            positive("maxRunningJobs", maxRunningJobs);
-            positive("maxWaiters", maxWaiters);
-            positive("retainJobs", retainJobs);
-            positive("queueCapacity", queueCapacity);
-            if (maxQueuedJobs < 0) {
-                throw new IllegalArgumentException("maxQueuedJobs must be zero or more, got " + maxQueuedJobs);
-            }
-            if (dryRunSamples < 0) {
-                throw new IllegalArgumentException("dryRunSamples must be zero or more, got " + dryRunSamples);
-            }
-            if (queueLead == null || queueLead.isNegative()) {
-                throw new IllegalArgumentException("queueLead must be zero or more, got " + queueLead);
-            }
-        }
     }
 
     /**
@@ -108,18 +93,6 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
      */
     public record WorkerSettings(int threads, int storeThreads, int maxDeliveries, Duration lockWait,
                                  Duration drainTimeout, int wmsRequestsPerUpstream) {
-        public WorkerSettings {
-            positive("threads", threads);
-            positive("storeThreads", storeThreads);
-            positive("maxDeliveries", maxDeliveries);
-            positive("wmsRequestsPerUpstream", wmsRequestsPerUpstream);
-            if (lockWait == null || lockWait.toMillis() < 1) {
-                throw new IllegalArgumentException("lockWait must be at least 1ms, got " + lockWait);
-            }
-            if (drainTimeout == null || drainTimeout.isNegative()) {
-                throw new IllegalArgumentException("drainTimeout must be zero or more, got " + drainTimeout);
-            }
-        }
     }
 
     /** The cores this JVM sees, which the thread counts are sized by. */
@@ -140,23 +113,63 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         return Math.max(8, 4 * cores());
     }
 
-    /** Maps the configuration, filling in the machine-sized defaults. */
+    /**
+     * Maps the configuration, filling in the machine-sized defaults; a value out of its range is refused with its
+     * key named.
+     */
     public static Settings from(SeederConfig config) {
         SeederConfig.S3 s3 = config.s3();
         Optional<S3Connection> connection = s3.endpoint().map(endpoint -> new S3Connection(endpoint,
                 s3.accessKey().orElse(""), s3.secretKey().orElse(""), s3.region()));
         SeederConfig.Limits limits = config.limits();
         SeederConfig.Workers workers = config.workers();
+        JobLimits jobLimits = new JobLimits(within(1, Integer.MAX_VALUE, "seeder.limits.max-tiles-per-job",
+                        limits.maxTilesPerJob()),
+                atLeast(0, "seeder.limits.max-labels", limits.maxLabels()),
+                atLeast(4, "seeder.limits.max-coverage-vertices", limits.maxCoverageVertices()),
+                atLeast(1, "seeder.limits.max-list-tiles", limits.maxListTiles()));
         return new Settings(new StoreSettings(config.store().path(), connection, config.store().publicUrl()),
                 config.layers().file().map(Path::of),
-                new JobSettings(new JobLimits(limits.maxTilesPerJob(), limits.maxLabels(),
-                        limits.maxCoverageVertices(), limits.maxListTiles()),
-                        limits.maxRunningJobs(), limits.maxQueuedJobs(), limits.maxWaiters(), limits.retainJobs(),
-                        workers.queueCapacity(), workers.queueLead(), limits.dryRunSamples()),
-                new WorkerSettings(workers.threads().orElse(defaultThreads()),
-                        config.store().ioThreads().orElse(defaultStoreThreads()), workers.maxDeliveries(),
-                        workers.lockWait(), workers.drainTimeout(), config.wms().maxRequestsPerUpstream()),
-                config.outageBudget());
+                new JobSettings(jobLimits,
+                        atLeast(1, "seeder.limits.max-running-jobs", limits.maxRunningJobs()),
+                        atLeast(0, "seeder.limits.max-queued-jobs", limits.maxQueuedJobs()),
+                        atLeast(1, "seeder.limits.max-waiters", limits.maxWaiters()),
+                        atLeast(1, "seeder.limits.retain-jobs", limits.retainJobs()),
+                        atLeast(1, "seeder.workers.queue-capacity", workers.queueCapacity()),
+                        atLeast(Duration.ZERO, "seeder.workers.queue-lead", workers.queueLead()),
+                        atLeast(0, "seeder.limits.dry-run-samples", limits.dryRunSamples())),
+                new WorkerSettings(atLeast(1, "seeder.workers.threads", workers.threads().orElse(defaultThreads())),
+                        atLeast(1, "seeder.store.io-threads", config.store().ioThreads().orElse(defaultStoreThreads())),
+                        atLeast(1, "seeder.workers.max-deliveries", workers.maxDeliveries()),
+                        atLeast(Duration.ofMillis(1), "seeder.workers.lock-wait", workers.lockWait()),
+                        atLeast(Duration.ZERO, "seeder.workers.drain-timeout", workers.drainTimeout()),
+                        atLeast(1, "seeder.wms.max-requests-per-upstream", config.wms().maxRequestsPerUpstream())),
+                atLeast(Duration.ofSeconds(1), "seeder.outage-budget", config.outageBudget()));
+    }
+
+    /** {@code value}, the setting {@code key}'s, if it is at least {@code min}. */
+    public static int atLeast(int min, String key, int value) {
+        return (int) within(min, Integer.MAX_VALUE, key, value);
+    }
+
+    /** {@code value}, the setting {@code key}'s, if it is from {@code min} to {@code max}. */
+    public static long within(long min, long max, String key, long value) {
+        if (value < min) {
+            throw new IllegalArgumentException(key + " must be at least " + min + ", not " + value);
+        }
+        if (value > max) {
+            throw new IllegalArgumentException(key + " must be at most " + max + ", not " + value);
+        }
+        return value;
+    }
+
+    /** {@code value}, the setting {@code key}'s, if it is at least {@code min}. */
+    public static Duration atLeast(Duration min, String key, Duration value) {
+        if (value.compareTo(min) < 0) {
+            throw new IllegalArgumentException(key + " must be at least " + min.toMillis() + "ms, not "
+                    + value.toMillis() + "ms");
+        }
+        return value;
     }
 
     /**
@@ -167,9 +180,14 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         return build(new SmallRyeConfigBuilder().addDefaultSources(), overrides);
     }
 
+    /** {@code values} over the {@code @WithDefault}s, without the environment: what tests read settings from. */
+    public static SeederConfig declared(Map<String, String> values) {
+        return build(new SmallRyeConfigBuilder(), values);
+    }
+
     /** The {@code @WithDefault}s alone, with tiles going to {@code store}: what tests start engines with. */
     public static Settings defaults(StoreSettings store) {
-        Settings defaults = from(build(new SmallRyeConfigBuilder(), Map.of()));
+        Settings defaults = from(declared(Map.of()));
         return new Settings(store, defaults.layersFile, defaults.jobs, defaults.workers, defaults.outageBudget);
     }
 
@@ -190,9 +208,4 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         return new Settings(new StoreSettings(path, store.s3()), layersFile, jobs, workers, outageBudget);
     }
 
-    private static void positive(String name, int value) {
-        if (value < 1) {
-            throw new IllegalArgumentException(name + " must be at least 1, got " + value);
-        }
-    }
 }

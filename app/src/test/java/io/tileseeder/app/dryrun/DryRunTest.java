@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DryRunTest {
 
     private static final LayerCatalogConfig LAYERS = LayerCatalogFile.bundled();
-    private static final JobSpecValidator VALIDATOR = new JobSpecValidator(LAYERS, new JobLimits(100_000_000L, 32));
+    private static final JobSpecValidator VALIDATOR = new JobSpecValidator(LAYERS, new JobLimits(100_000_000L, 32, 100_000, 100_000));
 
     @TempDir
     Path temp;

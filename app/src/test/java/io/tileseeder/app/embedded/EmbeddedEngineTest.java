@@ -42,7 +42,7 @@ class EmbeddedEngineTest {
     private static Settings settings(Path root, int workerThreads, int storeThreads, int queueCapacity,
                                      int maxRunningJobs, int maxQueuedJobs) {
         return new Settings(new StoreSettings(root.toString(), Optional.empty()), Optional.empty(),
-                new JobSettings(new JobLimits(100_000_000L, 32), maxRunningJobs, maxQueuedJobs, 16, 100,
+                new JobSettings(new JobLimits(100_000_000L, 32, 100_000, 100_000), maxRunningJobs, maxQueuedJobs, 16, 100,
                         queueCapacity, Duration.ofSeconds(2), 32),
                 new WorkerSettings(workerThreads, storeThreads, 2, Duration.ofMillis(200), Duration.ofSeconds(5), 4),
                 Duration.ofSeconds(5));

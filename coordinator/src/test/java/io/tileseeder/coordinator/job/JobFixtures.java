@@ -23,7 +23,7 @@ final class JobFixtures {
 
     static final LayerCatalog LAYERS = LayerCatalog.of(new LayerInfo("world", "World", "", 0, 10,
             Set.of(TileMatrixSet.WEB_MERCATOR_QUAD), Set.of(TileFormat.PNG), new MetatileSize(1, 1)));
-    static final JobSpecValidator VALIDATOR = new JobSpecValidator(LAYERS, new JobLimits(100_000_000, 32));
+    static final JobSpecValidator VALIDATOR = new JobSpecValidator(LAYERS, new JobLimits(100_000_000, 32, 100_000, 100_000));
 
     private JobFixtures() {
     }

@@ -62,7 +62,7 @@ class JobServiceWaitIT {
         // Nobody takes the tasks: the job stays unfinished for as long as the test needs.
         RedisJobStore records = new RedisJobStore(redis, prefix, Clock.systemUTC(), Duration.ofHours(1));
         gate = new RedisJobGate(redis, prefix, RedisJobGate.DEFAULT_LEASE);
-        jobs = new JobService(layers, new JobSpecValidator(layers, new JobLimits(100_000_000, 32)), records,
+        jobs = new JobService(layers, new JobSpecValidator(layers, new JobLimits(100_000_000, 32, 100_000, 100_000)), records,
                 new InMemoryTaskQueue(64, 1), new FileTileStore(tiles), event -> { }, new LocalMetatileLock(), gate,
                 new Outages(Duration.ofMinutes(10), Clock.systemUTC()), Clock.systemUTC(),
                 new CoordinatorSettings(4, 0, 16, 64, 64, Duration.ofSeconds(2),

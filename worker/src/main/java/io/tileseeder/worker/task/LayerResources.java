@@ -27,17 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class LayerResources {
 
-    /** Requests in flight to one upstream WMS from one process, unless configured otherwise. */
-    public static final int DEFAULT_WMS_REQUESTS_PER_UPSTREAM = 4;
-
     private final LayerCatalogConfig catalog;
     private final WmsClient wms;
     private final Map<String, MetatileSource> sources = new ConcurrentHashMap<>();
     private final Map<String, TileEncoder> encoders = new ConcurrentHashMap<>();
-
-    public LayerResources(LayerCatalogConfig catalog) {
-        this(catalog, new WmsClient(DEFAULT_WMS_REQUESTS_PER_UPSTREAM));
-    }
 
     /** @param wms the process's client of upstream WMSes, which caps the requests to each */
     public LayerResources(LayerCatalogConfig catalog, WmsClient wms) {

@@ -110,7 +110,7 @@ class BrokenLayerTest {
     private MetatileProcessor processorFor(String data) throws IOException {
         LayerCatalogConfig catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config,
                 WorkerFixtures.catalogYaml(WorkerFixtures.layerYaml("broken", data, "skip"))));
-        return new MetatileProcessor(new LayerResources(catalog), new FileTileStore(tiles), lock, LOCK_WAIT,
+        return new MetatileProcessor(WorkerFixtures.resources(catalog), new FileTileStore(tiles), lock, LOCK_WAIT,
                 WorkerMetrics.unregistered());
     }
 

@@ -30,7 +30,7 @@ class LayerResourcesTest {
     @Test
     void aLayersDataIsReadOnceForAllThreads() throws Exception {
         Files.writeString(dir.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(0, 0, 1, 1));
-        LayerResources resources = new LayerResources(LayerCatalogFile.read(WorkerFixtures.writeCatalog(dir,
+        LayerResources resources = WorkerFixtures.resources(LayerCatalogFile.read(WorkerFixtures.writeCatalog(dir,
                 WorkerFixtures.catalogYaml(WorkerFixtures.layerYaml("box", "box.geojson", "skip")))));
         LayerConfig box = resources.layer("box");
         CountDownLatch go = new CountDownLatch(1);

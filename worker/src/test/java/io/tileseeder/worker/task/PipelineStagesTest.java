@@ -214,7 +214,7 @@ class PipelineStagesTest {
     }
 
     private MetatileProcessor processor(TileStore store) {
-        return new MetatileProcessor(new LayerResources(catalog), store, lock, WorkerFixtures.LOCK_WAIT,
+        return new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock, WorkerFixtures.LOCK_WAIT,
                 new WorkerMetrics(registry));
     }
 

@@ -130,7 +130,8 @@ class SeedPipelineTest {
         var catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
                 WorkerFixtures.layerYaml("boxes", "box.geojson", "store"),
                 WorkerFixtures.layerYaml("sparse", "box.geojson", "skip"))));
-        MetatileProcessor boxes = new MetatileProcessor(new LayerResources(catalog), store, lock, LOCK_WAIT, metrics);
+        MetatileProcessor boxes = new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock, LOCK_WAIT,
+                metrics);
 
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         Run stored = WorkerFixtures.runAll(boxes, WorkerFixtures.tasks("j-store",
@@ -183,7 +184,8 @@ class SeedPipelineTest {
         Files.writeString(config.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(10, 10, 20, 20));
         var catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
                 WorkerFixtures.layerYaml("box", "box.geojson", "skip"))));
-        MetatileProcessor boxes = new MetatileProcessor(new LayerResources(catalog), store, lock, LOCK_WAIT, metrics);
+        MetatileProcessor boxes = new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock, LOCK_WAIT,
+                metrics);
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         // z7 tiles 68..70 (lon 11.25..19.69) by 57..59 (lat 11.18..19.31) lie wholly inside the box, far from its
         // edges.

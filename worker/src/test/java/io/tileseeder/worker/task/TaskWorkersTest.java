@@ -268,7 +268,7 @@ class TaskWorkersTest {
             sink.publish(result);
         };
         CountDownLatch accepted = log.latchFor("accept 0");
-        started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+        started.add(new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), results, gate, 1, 1, MAX_DELIVERIES,
                 outages(Duration.ofSeconds(1)), DRAIN));
 
@@ -305,7 +305,7 @@ class TaskWorkersTest {
         // As many failed writes as deliveries: were each one a failed try, the task would end FAILED.
         OutageStore store = new OutageStore(new FileTileStore(tiles), MAX_DELIVERIES);
         CountDownLatch accepted = log.latchFor("accept 0");
-        started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+        started.add(new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, WorkerFixtures.openGate(), 1, 1, MAX_DELIVERIES,
                 outages(Duration.ofSeconds(20)), DRAIN));
 
@@ -330,7 +330,7 @@ class TaskWorkersTest {
         MetatileTask task = tasks("box", 0, 0).getFirst();
         OutageStore store = new OutageStore(new FileTileStore(tiles), Integer.MAX_VALUE);
         CountDownLatch verdict = log.latchFor("reject 0");
-        started.add(new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+        started.add(new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, WorkerFixtures.openGate(), 1, 1, 2, outages(Duration.ZERO), DRAIN));
 
         queue.publish(task);
@@ -348,7 +348,7 @@ class TaskWorkersTest {
         assertThat(tasks).hasSize(2);
         GateStore store = new GateStore(new FileTileStore(tiles));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, WorkerFixtures.openGate(), 1, 1, MAX_DELIVERIES,
                 outages(Duration.ofSeconds(1)), Duration.ofSeconds(WAIT_SECONDS));
         started.add(workers);
@@ -375,7 +375,7 @@ class TaskWorkersTest {
         MetatileTask task = tasks("box", 0, 0).getFirst();
         GateStore store = new GateStore(new FileTileStore(tiles));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(new LayerResources(catalog), store, lock,
+        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, WorkerFixtures.openGate(), 1, 1, 1,
                 outages(Duration.ofSeconds(1)), Duration.ofMillis(100));
         started.add(workers);
@@ -417,7 +417,7 @@ class TaskWorkersTest {
     }
 
     private MetatileProcessor processor(Duration lockWait) {
-        return new MetatileProcessor(new LayerResources(catalog), new FileTileStore(tiles), lock, lockWait,
+        return new MetatileProcessor(WorkerFixtures.resources(catalog), new FileTileStore(tiles), lock, lockWait,
                 WorkerMetrics.unregistered());
     }
 

@@ -20,6 +20,7 @@ import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileKey;
+import io.tileseeder.worker.wms.WmsClient;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,7 +63,7 @@ import org.locationtech.jts.operation.overlayng.OverlayNGRobust;
 public final class WorkerFixtures {
 
     public static final String WORLD = "world";
-    public static final JobLimits LIMITS = new JobLimits(1_000_000, 32);
+    public static final JobLimits LIMITS = new JobLimits(1_000_000, 32, 100_000, 100_000);
     public static final Duration LOCK_WAIT = Duration.ofSeconds(5);
 
     /** The bundled style: land fill and border colours. */
@@ -97,11 +98,16 @@ public final class WorkerFixtures {
         if (bundledResources == null) {
             synchronized (WorkerFixtures.class) {
                 if (bundledResources == null) {
-                    bundledResources = new LayerResources(bundledCatalog());
+                    bundledResources = resources(bundledCatalog());
                 }
             }
         }
         return bundledResources;
+    }
+
+    /** Resources of {@code catalog}, with at most 4 requests in flight to one upstream WMS. */
+    public static LayerResources resources(LayerCatalogConfig catalog) {
+        return new LayerResources(catalog, new WmsClient(4));
     }
 
     /** Writes a catalogue file into {@code dir} and returns it. */

@@ -1,7 +1,7 @@
 // Priorities and fair share under a running seed job: while the world layer z0-10 is reseeded (priority 0), one
 // VU submits 40 jobs of one metatile each, one after the other, alternately of higher priority (1) and of equal
 // priority (0), and times each from its submission until /wait answers it SUCCEEDED. The thresholds are the
-// targets: p95 at most 5 s for higher, 30 s for equal priority (README, "Priorities and the queue").
+// targets: p95 at most 5 s for higher, 30 s for equal priority (docs/distributed.md, "Priorities and the queue").
 // K6_WARMUP_TASKS (default 1) is how many results of the seed job the measurement waits for: 21845 starts it at
 // zoom 10, where the seed job's tasks are the slowest (z0-9 make 21 845 metatiles of 4x4).
 //   SEEDER_URL=... SEEDER_TOKEN=... k6 run k6/priority.js

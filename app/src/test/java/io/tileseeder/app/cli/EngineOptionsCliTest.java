@@ -47,7 +47,7 @@ class EngineOptionsCliTest {
     }
 
     /**
-     * README, Settings: {@code seeder.store.path} (SEEDER_STORE_PATH) is the "folder tiles are written to
+     * docs/settings.md: {@code seeder.store.path} (SEEDER_STORE_PATH) is the "folder tiles are written to
      * ({@code serve})". So {@code SEEDER_STORE_PATH=/data ./seeder serve} must write to /data.
      */
     @Test

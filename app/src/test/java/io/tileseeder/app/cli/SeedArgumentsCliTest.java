@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Bad input to {@code seeder seed}: every case exits 1 with the reason on one {@code error:} line on stderr
- * (README: "1 bad usage or a refused request (with the reason on one line)"), prints no summary and writes
+ * (docs/getting-started.md: "1 bad usage or a refused request (with the reason on one line)"), prints no summary and writes
  * nothing. In the arguments, {@code {dir}} stands for the test's
  * temporary folder, which holds the layer files the cases write.
  */

@@ -429,7 +429,7 @@ class DistributedSeedingIT {
     }
 
     /**
-     * With {@code sync-replicas=1}, as the README asks of a Sentinel deployment: Redis replicates asynchronously,
+     * With {@code sync-replicas=1}, as docs/operations.md asks of a Sentinel deployment: Redis replicates asynchronously,
      * and without it a result the promoted replica had not received yet is lost with its job's completion.
      */
     @Test

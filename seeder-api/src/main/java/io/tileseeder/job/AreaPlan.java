@@ -10,9 +10,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 
 /**
@@ -24,20 +22,10 @@ import java.util.NoSuchElementException;
  * <p>Each zoom's metatiles come in Z order (the quadtree's depth-first order), and a task's sequence number maps back
  * to its position by walking down with the count of each cell.
  *
- * <p>Counting a large area to a deep zoom and reading its geometry cost time, so plans are kept: the last
- * {@link #KEPT} of them, by spec (a plan of a large coverage holds its indexed geometry: megabytes). An iterator
- * keeps its plan, so a plan dropped from here meanwhile is not read again under it.
+ * <p>Counting a large area to a deep zoom and reading its geometry cost time: {@link MetatilePlans} keeps the last
+ * few plans.
  */
 final class AreaPlan implements MetatilePlan {
-
-    static final int KEPT = 4;
-
-    private static final Map<JobSpec, AreaPlan> PLANS = new LinkedHashMap<>(KEPT, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<JobSpec, AreaPlan> eldest) {
-            return size() > KEPT;
-        }
-    };
 
     private final JobSpec spec;
     private final TileMatrixSet tms;
@@ -75,26 +63,9 @@ final class AreaPlan implements MetatilePlan {
         }
     }
 
-    static AreaPlan of(JobSpec spec) {
-        return of(spec, Long.MAX_VALUE);
-    }
-
-    /** @throws TooManyTiles if the job has more than {@code maxTiles} tiles */
-    static AreaPlan of(JobSpec spec, long maxTiles) {
-        synchronized (PLANS) {
-            AreaPlan plan = PLANS.get(spec);
-            if (plan != null) {
-                if (plan.tileCount() > maxTiles) {
-                    throw new TooManyTiles();
-                }
-                return plan;
-            }
-        }
-        AreaPlan plan = new AreaPlan(spec, maxTiles);
-        synchronized (PLANS) {
-            PLANS.put(spec, plan);
-        }
-        return plan;
+    /** The plan of {@code spec}, counted; @throws TooManyTiles if the job has more than {@code maxTiles} tiles */
+    static AreaPlan count(JobSpec spec, long maxTiles) {
+        return new AreaPlan(spec, maxTiles);
     }
 
     /** Counting stopped: the job has more tiles than it may. */

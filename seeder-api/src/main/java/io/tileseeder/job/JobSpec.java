@@ -42,11 +42,6 @@ public record JobSpec(String layer, TileMatrixSet tileMatrixSet, int minZoom, in
         return tileMatrixSet.tileRange(bbox, z);
     }
 
-    /** How many tiles the job covers over all its zoom levels. */
-    public long tileCount() {
-        return MetatilePlan.of(this).tileCount();
-    }
-
     /** The job as a client would have written it, with every default filled in. */
     public JobRequest toRequest() {
         JsonNode coverage = null;

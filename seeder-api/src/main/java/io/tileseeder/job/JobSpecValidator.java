@@ -21,12 +21,21 @@ import java.util.stream.Collectors;
  */
 public final class JobSpecValidator {
 
+    /** Plans over an area kept for the jobs validated last: admitting and planning them reuse their count. */
+    private static final int PLANS_KEPT = 4;
+
     private final LayerCatalog layers;
     private final JobLimits limits;
+    private final MetatilePlans plans = new MetatilePlans(PLANS_KEPT);
 
     public JobSpecValidator(LayerCatalog layers, JobLimits limits) {
         this.layers = layers;
         this.limits = limits;
+    }
+
+    /** The plans of the jobs this validator counted, for whoever plans them next. */
+    public MetatilePlans plans() {
+        return plans;
     }
 
     /** @throws InvalidJobException naming each invalid field */
@@ -78,7 +87,7 @@ public final class JobSpecValidator {
                 : request.tiles() != null ? tileList(request.tiles(), tms, layer) : null;
         JobSpec spec = new JobSpec(layer.name(), tms, zoom[0], zoom[1], bbox, format, mode, metatile,
                 request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area);
-        OptionalLong tiles = MetatilePlan.tileCount(spec, limits.maxTilesPerJob());
+        OptionalLong tiles = plans.tileCount(spec, limits.maxTilesPerJob());
         if (tiles.isEmpty()) {
             long exact = area == null ? MetatilePlan.of(spec).tileCount() : -1;
             throw new InvalidJobException(List.of(new FieldError("zoom", "the job would have "

@@ -1,7 +1,6 @@
 package io.tileseeder.job;
 
 import java.util.Iterator;
-import java.util.OptionalLong;
 
 /**
  * The metatile tasks of a job, as a stream, zoom by zoom and numbered from 0. Nothing is held in memory beyond the
@@ -13,25 +12,12 @@ import java.util.OptionalLong;
  */
 public interface MetatilePlan extends Iterable<PlannedMetatile> {
 
-    /** The plan of {@code spec}: over its bbox, or over its area. */
-    static MetatilePlan of(JobSpec spec) {
-        return spec.area() == null ? new BboxPlan(spec) : AreaPlan.of(spec);
-    }
-
     /**
-     * The tiles of {@code spec}, or empty if they are more than {@code atMost}: counting an area down its quadtree
-     * stops there rather than walk a deep edge for a job that is refused anyway.
+     * The plan of {@code spec}, over its bbox or over its area, made anew: a plan over an area counts the area's
+     * tiles first. Whoever asks for a job's plan more than once keeps a {@link MetatilePlans}.
      */
-    static OptionalLong tileCount(JobSpec spec, long atMost) {
-        if (spec.area() == null) {
-            long tiles = new BboxPlan(spec).tileCount();
-            return tiles > atMost ? OptionalLong.empty() : OptionalLong.of(tiles);
-        }
-        try {
-            return OptionalLong.of(AreaPlan.of(spec, atMost).tileCount());
-        } catch (AreaPlan.TooManyTiles e) {
-            return OptionalLong.empty();
-        }
+    static MetatilePlan of(JobSpec spec) {
+        return spec.area() == null ? new BboxPlan(spec) : AreaPlan.count(spec, Long.MAX_VALUE);
     }
 
     JobSpec spec();

@@ -88,7 +88,7 @@ class AreaPlanPropertyTest {
             assertThat(plan.taskCount(z)).as("task count of zoom %d", z).isEqualTo(metatiles);
             assertThat(tasksPerZoom.getOrDefault(z, 0L)).as("tasks of zoom %d", z).isEqualTo(metatiles);
         }
-        assertThat(spec.tileCount()).isEqualTo(planned.values().stream().mapToLong(Set::size).sum());
+        assertThat(MetatilePlan.of(spec).tileCount()).isEqualTo(planned.values().stream().mapToLong(Set::size).sum());
 
         for (long k : List.of(0L, tasks.size() / 3L, tasks.size() / 2L, tasks.size() - 1L, (long) tasks.size(),
                 tasks.size() + 7L)) {

@@ -38,7 +38,7 @@ class JobAreaValidationTest {
             assertThat(validator.validate(coverage(json(form))).area()).as(form).isEqualTo(polygon.area());
         }
         assertThat(polygon.area().kind()).isEqualTo(JobArea.Kind.COVERAGE);
-        assertThat(polygon.tileCount()).isLessThan(validator.validate(request(null, null, null)).tileCount());
+        assertThat(MetatilePlan.of(polygon).tileCount()).isLessThan(MetatilePlan.of(validator.validate(request(null, null, null))).tileCount());
     }
 
     @Test
@@ -58,14 +58,14 @@ class JobAreaValidationTest {
     void aCoverageIsClippedToTheBbox() {
         JobSpec clipped = validator.validate(request(List.of(15.0, 15.0, 30.0, 30.0), json(SQUARE), null));
         JobSpec quarter = validator.validate(request(List.of(15.0, 15.0, 20.0, 20.0), null, null));
-        assertThat(clipped.tileCount()).isEqualTo(quarter.tileCount());
+        assertThat(MetatilePlan.of(clipped).tileCount()).isEqualTo(MetatilePlan.of(quarter).tileCount());
     }
 
     @Test
     void aLayersCoverageIsNamedAndAnUnknownNameListsTheKnownOnes() {
         JobSpec named = validator.validate(coverage(TextNode.valueOf("square")));
         assertThat(named.area().name()).isEqualTo("square");
-        assertThat(named.tileCount()).isEqualTo(validator.validate(coverage(json(SQUARE))).tileCount());
+        assertThat(MetatilePlan.of(named).tileCount()).isEqualTo(MetatilePlan.of(validator.validate(coverage(json(SQUARE)))).tileCount());
         assertThat(error(coverage(TextNode.valueOf("circle")))).isEqualTo(new FieldError("coverage",
                 "layer 'world' has no coverage 'circle'; its coverages: square"));
     }
@@ -73,7 +73,7 @@ class JobAreaValidationTest {
     @Test
     void aSelfCrossingRingIsRepairedRatherThanRefused() {
         String bowtie = "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[10,10],[10,0],[0,10],[0,0]]]}";
-        assertThat(validator.validate(coverage(json(bowtie))).tileCount()).isPositive();
+        assertThat(MetatilePlan.of(validator.validate(coverage(json(bowtie)))).tileCount()).isPositive();
     }
 
     @Test
@@ -136,17 +136,18 @@ class JobAreaValidationTest {
         JobSpec fresh = new JobSpec("world", TileMatrixSet.WORLD_CRS84_QUAD, 2, 7, Bounds.WORLD_CRS84, TileFormat.PNG,
                 Mode.SEED, MetatileSize.DEFAULT, null, 0, Map.of(), new JobArea(JobArea.Kind.COVERAGE, null,
                 "{\"type\":\"Polygon\",\"coordinates\":[[[-3,-3],[33,-3],[7,29],[-3,-3]]]}"));
-        assertThat(MetatilePlan.tileCount(fresh, 5)).as("stopped past 5").isEmpty();
+        MetatilePlans plans = new MetatilePlans(4);
+        assertThat(plans.tileCount(fresh, 5)).as("stopped past 5").isEmpty();
         long tiles = MetatilePlan.of(fresh).tileCount();
         assertThat(tiles).isGreaterThan(5);
-        assertThat(MetatilePlan.tileCount(fresh, tiles)).hasValue(tiles);
-        assertThat(MetatilePlan.tileCount(fresh, tiles - 1)).isEmpty();
+        assertThat(plans.tileCount(fresh, tiles)).hasValue(tiles);
+        assertThat(plans.tileCount(fresh, tiles - 1)).as("counted and kept, then asked with a lower limit").isEmpty();
     }
 
     @Test
     void aRingClosedWithTheSameNumberWrittenOtherwiseIsClosed() {
         String ring = "{\"type\":\"Polygon\",\"coordinates\":[[[0,0],[10,0],[10,10],[0.0,0.0]]]}";
-        assertThat(validator.validate(coverage(json(ring))).tileCount()).isPositive();
+        assertThat(MetatilePlan.of(validator.validate(coverage(json(ring)))).tileCount()).isPositive();
     }
 
     @Test
@@ -161,7 +162,7 @@ class JobAreaValidationTest {
                 Map.of("detailed", Coverages.write(Coverages.parse(detailed, Bounds.WORLD_CRS84, Integer.MAX_VALUE))),
                 "");
         JobSpecValidator limited = new JobSpecValidator(LayerCatalog.of(layer), new JobLimits(1_000_000, 4, 50, 20));
-        assertThat(limited.validate(coverage(TextNode.valueOf("detailed"))).tileCount()).isPositive();
+        assertThat(MetatilePlan.of(limited.validate(coverage(TextNode.valueOf("detailed")))).tileCount()).isPositive();
     }
 
     @Test

@@ -36,7 +36,7 @@ class JobSpecValidatorTest {
         assertThat(spec.priority()).isZero();
         assertThat(spec.labels()).isEmpty();
         assertThat(spec.refreshBefore()).isNull();
-        assertThat(spec.tileCount()).isEqualTo(1 + 4 + 16);
+        assertThat(MetatilePlan.of(spec).tileCount()).isEqualTo(1 + 4 + 16);
     }
 
     @Test
@@ -214,7 +214,7 @@ class JobSpecValidatorTest {
     @Test
     void aBboxOnTheWorldsEdgeIsAccepted() {
         assertThat(validator.validate(bbox(Fixtures.bbox(-180, -90, 180, 90))).bbox()).isEqualTo(Bounds.WORLD_CRS84);
-        assertThat(validator.validate(bbox(Fixtures.bbox(5, 5, 5, 5))).tileCount()).isEqualTo(3);
+        assertThat(MetatilePlan.of(validator.validate(bbox(Fixtures.bbox(5, 5, 5, 5)))).tileCount()).isEqualTo(3);
     }
 
     @Test
@@ -290,13 +290,13 @@ class JobSpecValidatorTest {
     @Test
     void aJobAtTheTileLimitIsAccepted() {
         // The world z0-9 in WebMercatorQuad is 349525 tiles; in WorldCRS84Quad twice that.
-        assertThat(validator.validate(zoom(new JobRequest.Zoom(0, 9))).tileCount()).isEqualTo(349_525L);
+        assertThat(MetatilePlan.of(validator.validate(zoom(new JobRequest.Zoom(0, 9)))).tileCount()).isEqualTo(349_525L);
         JobRequest crs84 = new JobRequest("world", "WorldCRS84Quad", new JobRequest.Zoom(0, 9), null, null, null, null,
                 null, null, null);
-        assertThat(validator.validate(crs84).tileCount()).isEqualTo(699_050L);
+        assertThat(MetatilePlan.of(validator.validate(crs84)).tileCount()).isEqualTo(699_050L);
 
         JobSpecValidator exact = new JobSpecValidator(Fixtures.CATALOG, new JobLimits(349_525, 4, 100_000, 100_000));
-        assertThat(exact.validate(zoom(new JobRequest.Zoom(0, 9))).tileCount()).isEqualTo(349_525L);
+        assertThat(MetatilePlan.of(exact.validate(zoom(new JobRequest.Zoom(0, 9)))).tileCount()).isEqualTo(349_525L);
         JobSpecValidator oneLess = new JobSpecValidator(Fixtures.CATALOG, new JobLimits(349_524, 4, 100_000, 100_000));
         InvalidJobException refused = catchThrowableOfType(InvalidJobException.class,
                 () -> oneLess.validate(zoom(new JobRequest.Zoom(0, 9))));

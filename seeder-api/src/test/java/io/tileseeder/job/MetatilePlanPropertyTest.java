@@ -72,7 +72,7 @@ class MetatilePlanPropertyTest {
         }
 
         assertThat(plan.taskCount()).isEqualTo(seq);
-        assertThat(tiles).isEqualTo(spec.tileCount());
+        assertThat(tiles).isEqualTo(MetatilePlan.of(spec).tileCount());
         for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
             TileRange expected = spec.tiles(z);
             BitSet bits = planned.getOrDefault(z, new BitSet());

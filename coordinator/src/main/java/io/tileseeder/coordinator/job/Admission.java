@@ -46,7 +46,7 @@ final class Admission {
     JobStatus submit(JobRequest request, String idempotencyKey) {
         // Outside the lock: validating a job over an area counts its tiles down the area's quadtree.
         JobSpec spec = validator.validate(request);
-        return admit(spec, spec.tileCount(), idempotencyKey);
+        return admit(spec, validator.plans().of(spec).tileCount(), idempotencyKey);
     }
 
     private synchronized JobStatus admit(JobSpec spec, long tiles, String idempotencyKey) {

@@ -79,7 +79,8 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.finisher = new Finisher(store, layers, tiles, outages, metrics, waiters, this::placeFreed);
         Shares shares = new Shares(store, settings.queueLead(), settings.minAhead(), settings.maxAhead(),
                 System::nanoTime);
-        this.planner = new Planner(store, queue, planLocks, outages, finisher, settings.maxRunningJobs(), shares);
+        this.planner = new Planner(store, queue, planLocks, outages, finisher, settings.maxRunningJobs(), shares,
+                validator.plans());
         this.queue = new JobQueue(store, planLocks, planner, metrics, settings.maxRunningJobs());
         this.admission = new Admission(validator, store, clock, settings.maxRunningJobs(), settings.maxQueuedJobs(),
                 metrics, planner, this.queue);

@@ -3,7 +3,7 @@ package io.tileseeder.coordinator.job;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
-import io.tileseeder.job.MetatilePlan;
+import io.tileseeder.job.MetatilePlans;
 import io.tileseeder.job.PlannedMetatile;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.outage.Outages;
@@ -58,6 +58,8 @@ final class Planner implements AutoCloseable {
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
     private final JobStore store;
+    /** The plans of the jobs, shared with the validator that counted them. */
+    private final MetatilePlans plans;
     private final TaskQueue queue;
     private final MetatileLock planLocks;
     private final Outages outages;
@@ -75,8 +77,9 @@ final class Planner implements AutoCloseable {
      * @param shares    how many tasks of each job may be queued ahead of its results
      */
     Planner(JobStore store, TaskQueue queue, MetatileLock planLocks, Outages outages, Finisher finisher,
-            int threads, Shares shares) {
+            int threads, Shares shares, MetatilePlans plans) {
         this.store = store;
+        this.plans = plans;
         this.queue = queue;
         this.planLocks = planLocks;
         this.outages = outages;
@@ -175,7 +178,7 @@ final class Planner implements AutoCloseable {
         long done = job.tasksDone();
         long recorded = planned;
         long allowance = shares.allowance(job);
-        Iterator<PlannedMetatile> tasks = MetatilePlan.of(spec).from(planned);
+        Iterator<PlannedMetatile> tasks = plans.of(spec).from(planned);
         while (tasks.hasNext()) {
             if (planned - done >= allowance || planned % RECHECK_EVERY == 0) {
                 allowance = shares.allowance(job);

@@ -17,6 +17,7 @@ import io.tileseeder.job.IdempotencyConflictException;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.TooManyJobsException;
+import io.tileseeder.job.MetatilePlans;
 import io.tileseeder.outage.Outages;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -47,7 +48,7 @@ class AdmissionTest {
                 () -> { });
         // One planner thread and a queue of one task: planners stay busy for as long as the test runs.
         planner = new Planner(store, new InMemoryTaskQueue(1, 1), new LocalMetatileLock(), outages, finisher, 1,
-                fixedShares(store, 1000));
+                fixedShares(store, 1000), new MetatilePlans(4));
     }
 
     @AfterEach

@@ -12,6 +12,7 @@ import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.job.MetatilePlan;
 import java.io.ByteArrayInputStream;
 import java.time.Clock;
 import java.time.Instant;
@@ -88,7 +89,7 @@ class CacheDocumentsTest {
         InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
         JobSpec spec = JobFixtures.VALIDATOR.validate(new JobRequest("world", null, new JobRequest.Zoom(1, 3),
                 List.of(0d, 0d, 40d, 40d), null, "reseed", null, null, null, Map.of("team", "maps")));
-        JobStatus job = store.create(JobStatus.submitted("job-m", spec, spec.tileCount(), Instant.now(), null));
+        JobStatus job = store.create(JobStatus.submitted("job-m", spec, MetatilePlan.of(spec).tileCount(), Instant.now(), null));
 
         JsonNode doc = new ObjectMapper().readTree(Manifest.document(job, WORLD,
                 Instant.parse("2026-11-26T00:00:00Z")));
@@ -102,14 +103,14 @@ class CacheDocumentsTest {
         assertThat(doc.path("job").path("id").asText()).isEqualTo("job-m");
         assertThat(doc.path("job").path("mode").asText()).isEqualTo("reseed");
         assertThat(doc.path("job").path("labels").path("team").asText()).isEqualTo("maps");
-        assertThat(doc.path("counts").path("planned").asLong()).isEqualTo(spec.tileCount());
+        assertThat(doc.path("counts").path("planned").asLong()).isEqualTo(MetatilePlan.of(spec).tileCount());
         long perZoom = 0;
         for (JsonNode zoom : doc.path("zooms")) {
             perZoom += zoom.path("tiles").asLong();
         }
         assertThat(doc.path("zooms")).hasSize(3);
         assertThat(doc.path("zooms").get(0).path("zoom").asInt()).isEqualTo(1);
-        assertThat(perZoom).isEqualTo(spec.tileCount());
+        assertThat(perZoom).isEqualTo(MetatilePlan.of(spec).tileCount());
         assertThat(Manifest.fileName(TileFormat.WEBP)).isEqualTo("manifest-webp.json");
     }
 

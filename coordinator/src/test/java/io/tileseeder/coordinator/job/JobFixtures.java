@@ -10,6 +10,7 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.port.JobStore;
@@ -45,7 +46,7 @@ final class JobFixtures {
     /** A job of zooms 0 to {@code maxZoom} and this priority, just submitted. */
     static JobStatus submitted(JobStore store, int maxZoom, int priority) {
         JobSpec spec = VALIDATOR.validate(world(maxZoom, priority));
-        return store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, spec.tileCount(), Instant.now(),
+        return store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, MetatilePlan.of(spec).tileCount(), Instant.now(),
                 null));
     }
 

@@ -10,6 +10,7 @@ import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.port.JobGate;
 import java.time.Clock;
@@ -51,7 +52,7 @@ class OutboxTest {
     void aReseedsEventSaysWhereTheListsOfTheTilesItChangedAre() {
         JobSpec reseed = JobFixtures.VALIDATOR.validate(new JobRequest("world", null,
                 new JobRequest.Zoom(0, 1), null, null, "reseed", null, null, null, null));
-        String id = store.create(JobStatus.submitted("job-r", reseed, reseed.tileCount(), Instant.now(), null)).id();
+        String id = store.create(JobStatus.submitted("job-r", reseed, MetatilePlan.of(reseed).tileCount(), Instant.now(), null)).id();
         store.finish(id, JobState.SUCCEEDED, null);
 
         new Outbox(store, gate, sent::add).sendPending();

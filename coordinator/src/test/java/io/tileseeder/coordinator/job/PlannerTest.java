@@ -14,6 +14,7 @@ import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.adapters.memory.LocalMetatileLock;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.MetatilePlans;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.JobStore;
@@ -58,7 +59,7 @@ class PlannerTest {
         Finisher finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), outages,
                 new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, new LocalJobGate(store), 1), () -> { });
         shares = fixedShares(store, maxAhead);
-        planner = new Planner(store, queue, planLocks, outages, finisher, threads, shares);
+        planner = new Planner(store, queue, planLocks, outages, finisher, threads, shares, new MetatilePlans(4));
         return planner;
     }
 
@@ -191,7 +192,8 @@ class PlannerTest {
             Finisher finisher = new Finisher(stalling, LAYERS, new FileTileStore(tiles), outages,
                     new JobMetrics(new SimpleMeterRegistry(), stalling),
                     new Waiters(stalling, new LocalJobGate(stalling), 1), () -> { });
-            Planner stopped = new Planner(stalling, queue, planLocks, outages, finisher, 1, fixedShares(stalling, 1000));
+            Planner stopped = new Planner(stalling, queue, planLocks, outages, finisher, 1, fixedShares(stalling, 1000),
+                    new MetatilePlans(4));
             stopped.start(id);
             assertThat(stalling.reached.await(10, TimeUnit.SECONDS)).as("the planner records its last cursor").isTrue();
 

@@ -14,6 +14,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.Mode;
+import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
@@ -231,7 +232,7 @@ class SeedPipelineTest {
 
     private Run seed(TileMatrixSet tms, int minZoom, int maxZoom) throws Exception {
         JobSpec spec = WorkerFixtures.worldSpec(tms, minZoom, maxZoom, Mode.SEED, null);
-        assertThat(spec.tileCount()).isEqualTo(WorkerFixtures.allTiles(tms, minZoom, maxZoom).size());
+        assertThat(MetatilePlan.of(spec).tileCount()).isEqualTo(WorkerFixtures.allTiles(tms, minZoom, maxZoom).size());
         return WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-" + tms.id(), spec));
     }
 

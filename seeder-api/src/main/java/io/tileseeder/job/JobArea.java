@@ -1,16 +1,10 @@
 package io.tileseeder.job;
 
-import io.tileseeder.area.Area;
-import io.tileseeder.area.Coverages;
-import io.tileseeder.area.GeometryArea;
-import io.tileseeder.area.TileListArea;
-import io.tileseeder.area.TileLists;
-import io.tileseeder.grid.TileMatrixSet;
 import java.util.Objects;
 
 /**
  * Where a job's tiles are when it names more than a bbox, in the form it is stored in: a validated, normalised
- * text that turns back into an {@link Area} for any tile matrix set.
+ * text that turns back into an area for any tile matrix set (the planning module's {@code Area.of}).
  *
  * @param kind what {@code data} holds
  * @param name the name of the layer's coverage the job named, if it named one
@@ -24,13 +18,5 @@ public record JobArea(Kind kind, String name, String data) {
     public JobArea {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(data, "data");
-    }
-
-    /** The area on the tiles of {@code tms}. Parses {@code data}: callers that ask often keep the result. */
-    public Area area(TileMatrixSet tms) {
-        return switch (kind) {
-            case COVERAGE -> new GeometryArea(tms, Coverages.read(data));
-            case TILES -> new TileListArea(TileLists.read(data));
-        };
     }
 }

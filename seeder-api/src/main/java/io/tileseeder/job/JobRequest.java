@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * A seed job as a client sends it (the body of {@code POST /api/v1/jobs}): every field optional at this
- * stage, names and enums as strings, so that {@link JobSpecValidator} can say precisely what is wrong.
+ * stage, names and enums as strings, so that the planning module's {@code JobSpecValidator} can say precisely what
+ * is wrong.
  *
  * @param layer         the layer's name (required)
  * @param tileMatrixSet {@code WebMercatorQuad} (default) or {@code WorldCRS84Quad}

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A validated job: every field present, typed and within the layer's and the deployment's limits. Made by
- * {@link JobSpecValidator#validate}.
+ * A validated job: every field present, typed and within the layer's and the deployment's limits. Made by the
+ * planning module's {@code JobSpecValidator}.
  *
  * @param area null for a job over its bbox; else the job's tiles are those of the area (a coverage, already
  *             clipped to the bbox, or a tile list)

@@ -35,7 +35,7 @@ public record MetatileTask(int v, String jobId, long seq, String layer, TileMatr
         return of(jobId, seq, layer, format, mode, metatile, tiles, null, refreshBefore);
     }
 
-    /** @param mask which tiles of {@code tiles} to store (see {@link io.tileseeder.job.PlannedMetatile#mask}); null for all */
+    /** @param mask which tiles of {@code tiles} to store, bit {@code i} as in {@link #mask}; null for all */
     public static MetatileTask of(String jobId, long seq, String layer, TileFormat format, Mode mode,
                                   Metatile metatile, TileRange tiles, BitSet mask, Instant refreshBefore) {
         return new MetatileTask(VERSION, jobId, seq, layer, metatile.tileMatrixSet(), format, mode, metatile.z(),

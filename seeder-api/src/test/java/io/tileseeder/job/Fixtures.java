@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Shared test fixtures for the seeder-api tests: a small layer catalog, job limits, request builders and the
- * generated planning specs of the property tests (the generators themselves are in {@link Gen}).
+ * Shared test fixtures of the seeder-api and planning tests (seeder-api's test-jar): a small layer catalog, job
+ * limits, request builders and the generated planning specs of the property tests (the generators themselves are in
+ * {@link Gen}).
  */
 public final class Fixtures {
 
@@ -38,10 +39,6 @@ public final class Fixtures {
     public static final Instant SOME_INSTANT = Instant.parse("2024-05-01T12:30:00.123456789Z");
 
     private Fixtures() {
-    }
-
-    public static JobSpecValidator validator() {
-        return new JobSpecValidator(CATALOG, LIMITS);
     }
 
     /** A minimal valid request: layer {@code world}, zoom 0–2, everything else defaulted. */

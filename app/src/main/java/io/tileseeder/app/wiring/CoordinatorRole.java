@@ -4,8 +4,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.app.settings.Settings.JobSettings;
 import io.tileseeder.coordinator.job.CoordinatorSettings;
 import io.tileseeder.coordinator.job.JobService;
-import io.tileseeder.job.JobSpecValidator;
 import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.plan.JobSpecValidator;
 import java.time.Clock;
 
 /** The coordinator's job lifecycle over a set of adapters: the same in the embedded and the distributed mode. */

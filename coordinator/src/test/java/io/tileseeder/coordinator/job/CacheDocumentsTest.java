@@ -12,7 +12,7 @@ import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
-import io.tileseeder.job.MetatilePlan;
+import io.tileseeder.plan.MetatilePlan;
 import java.io.ByteArrayInputStream;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.tileseeder.worker.task;
 
-import io.tileseeder.area.TileLists;
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.layer.EmptyTilePolicy;

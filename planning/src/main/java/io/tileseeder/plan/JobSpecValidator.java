@@ -1,11 +1,21 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tileseeder.area.Coverages;
-import io.tileseeder.area.TileLists;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.JobArea;
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.Mode;
+import io.tileseeder.job.TileFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,12 +1,13 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
+import io.tileseeder.job.JobSpec;
 import java.util.Iterator;
 
 /**
  * The metatile tasks of a job, as a stream, zoom by zoom and numbered from 0. Nothing is held in memory beyond the
- * current position (and, for a job over an {@link JobArea area}, that area), and any task's sequence number maps
- * back to its position, so a planner that stopped after task {@code n} resumes with {@link #from(long)
- * from(n + 1)}.
+ * current position (and, for a job over an {@link io.tileseeder.job.JobArea area}, that area), and any task's
+ * sequence number maps back to its position, so a planner that stopped after task {@code n} resumes with
+ * {@link #from(long) from(n + 1)}.
  *
  * <p>Every tile of the job lies in exactly one task.
  */

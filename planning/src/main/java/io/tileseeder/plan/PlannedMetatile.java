@@ -1,4 +1,4 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileRange;

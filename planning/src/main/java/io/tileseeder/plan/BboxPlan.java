@@ -1,8 +1,9 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileRange;
+import io.tileseeder.job.JobSpec;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 

@@ -1,4 +1,4 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import static io.tileseeder.grid.TileMatrixSet.WEB_MERCATOR_QUAD;
 import static io.tileseeder.grid.TileMatrixSet.WORLD_CRS84_QUAD;
@@ -9,6 +9,7 @@ import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileRange;
+import io.tileseeder.job.Fixtures;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

@@ -1,15 +1,21 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.area.Coverages;
-import io.tileseeder.area.TileLists;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
 import io.tileseeder.grid.WebMercator;
+import io.tileseeder.job.Gen;
+import io.tileseeder.job.JobArea;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.Mode;
+import io.tileseeder.job.ShowFailingCase;
+import io.tileseeder.job.TileFormat;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.JobArea;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.Mode;
+import io.tileseeder.job.TileFormat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -7,6 +7,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.Fixtures;
+import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.Mode;
+import io.tileseeder.job.TileFormat;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +25,7 @@ import org.junit.jupiter.api.Test;
 
 class JobSpecValidatorTest {
 
-    private final JobSpecValidator validator = Fixtures.validator();
+    private final JobSpecValidator validator = new JobSpecValidator(Fixtures.CATALOG, Fixtures.LIMITS);
 
     // ---- defaults ---------------------------------------------------------------------------------------
 

@@ -1,10 +1,11 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import io.tileseeder.area.Area;
 import io.tileseeder.area.Area.Overlap;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
+import io.tileseeder.job.JobSpec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -48,7 +49,7 @@ final class AreaPlan implements MetatilePlan {
         }
         this.spec = spec;
         this.tms = spec.tileMatrixSet();
-        this.area = spec.area().area(tms);
+        this.area = Area.of(spec.area(), tms);
         this.shift = Integer.numberOfTrailingZeros(side);
         this.cells = new long[spec.maxZoom() + 1];
         this.metatiles = new long[spec.maxZoom() + 1];

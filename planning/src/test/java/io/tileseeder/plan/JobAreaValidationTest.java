@@ -1,4 +1,4 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -11,6 +11,16 @@ import io.tileseeder.area.Coverages;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.JobArea;
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.Mode;
+import io.tileseeder.job.TileFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

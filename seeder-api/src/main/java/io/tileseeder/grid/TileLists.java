@@ -1,8 +1,6 @@
-package io.tileseeder.area;
+package io.tileseeder.grid;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tileseeder.grid.TileCoord;
-import io.tileseeder.grid.TileMatrixSet;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,6 +13,7 @@ import java.util.stream.StreamSupport;
 /**
  * Lists of tiles as osm2pgsql's expire output and most tools write them: one {@code z/x/y} per line. Blank lines and
  * surrounding spaces are ignored; anything else that is not a tile of the tile matrix set is an error naming its line.
+ * The form of a job's tile list, of a tile-expiry event's tiles and of the change lists workers write.
  */
 public final class TileLists {
 

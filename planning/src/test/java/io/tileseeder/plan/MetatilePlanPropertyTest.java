@@ -1,4 +1,4 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,10 @@ import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
+import io.tileseeder.job.Fixtures;
+import io.tileseeder.job.Gen;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.ShowFailingCase;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -8,6 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.Fixtures;
+import io.tileseeder.job.Gen;
+import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.ShowFailingCase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -64,7 +70,8 @@ class CoverageFuzzTest {
     }
 
     private static void assertAcceptedOrRefusedInWords(JobRequest request, String field) {
-        Throwable thrown = catchThrowable(() -> Fixtures.validator().validate(request));
+        JobSpecValidator validator = new JobSpecValidator(Fixtures.CATALOG, Fixtures.LIMITS);
+        Throwable thrown = catchThrowable(() -> validator.validate(request));
         if (thrown == null) {
             return;
         }

@@ -1,5 +1,6 @@
-package io.tileseeder.job;
+package io.tileseeder.plan;
 
+import io.tileseeder.job.JobSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;

@@ -13,6 +13,7 @@ import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
@@ -90,7 +91,7 @@ final class Finisher {
     /**
      * Describes the seeded tiles with documents beside them, before the job is reported done, so a client that sees
      * the job succeed finds them too: the TileJSON and the WMTS capabilities, then the manifest, last, as it says
-     * what the job left. A truncate writes the manifest only.
+     * what the job left. A truncate writes the TileJSON (the zoom levels left) and the manifest only.
      */
     private Optional<String> writeDocuments(JobStatus job) throws StoreUnavailableException {
         JobSpec spec = job.spec();
@@ -100,10 +101,9 @@ final class Finisher {
         }
         String name = "";
         try {
+            name = TileJson.fileName(spec.format());
+            writeTileJson(spec, layer.get(), name);
             if (spec.mode() != Mode.TRUNCATE) {
-                name = TileJson.fileName(spec.format());
-                tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
-                        TileJson.document(layer.get(), spec.tileMatrixSet(), spec.format()), "application/json");
                 name = WmtsCapabilities.fileName(spec.format());
                 tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name, WmtsCapabilities.document(layer.get(),
                         spec.tileMatrixSet(), spec.format(), tiles.publicUrl()), "application/xml");
@@ -116,6 +116,22 @@ final class Finisher {
             throw e;
         } catch (IOException e) {
             return Optional.of("cannot write " + name + " to " + tiles.describe() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Writes the TileJSON of the layer's tiles in the job's matrix set and format, with the zoom levels the store holds
+     * now ({@link TileJson}); removes it when there is nothing it may describe: no tile left, or a matrix set TileJSON
+     * cannot name (a document of WorldCRS84Quad tiles written by an earlier version would show them as Web Mercator).
+     */
+    private void writeTileJson(JobSpec spec, LayerInfo layer, String name) throws IOException {
+        Optional<TileJson.Zooms> zooms = TileJson.describes(spec.tileMatrixSet()) ? TileJson.zoomsHeld(tiles, layer)
+                : Optional.empty();
+        if (zooms.isPresent()) {
+            tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
+                    TileJson.document(layer, spec.format(), tiles.publicUrl(), zooms.get()), "application/json");
+        } else {
+            tiles.deleteMetadata(spec.layer(), spec.tileMatrixSet(), List.of(name));
         }
     }
 

@@ -36,12 +36,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -216,6 +221,51 @@ class FinisherTest {
         JobStatus job = store.get(id).orElseThrow();
         assertThat(job.state()).isEqualTo(JobState.FAILED);
         assertThat(job.reason()).isEqualTo("2 of 5 tasks failed; first: task 1: boom 1");
+    }
+
+    /**
+     * A failed job's tasks are logged once, summed up: one warning with how many failed and the first reasons, each
+     * with the first of its tasks, not a warning per task (the workers log each one as information).
+     */
+    @Test
+    void aFailedJobIsOneWarningSummingUpItsFailedTasks() {
+        String id = submitted(store, 2).id(); // 21 tasks
+        store.planned(id, 21, true);
+        for (long seq = 0; seq < 21; seq++) {
+            String reason = seq < 6 ? "cannot read data file land.geojson: no such file"
+                    : seq == 7 ? "upstream WMS answered 500" : seq >= 18 ? "error " + seq : null;
+            store.record(reason == null ? succeeded(id, seq) : failed(id, seq, reason));
+        }
+        List<LogRecord> logged = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord entry) {
+                logged.add(entry);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(Finisher.class.getName());
+        log.addHandler(handler);
+        try {
+            finisher(new FileTileStore(tiles)).finishIfDone(id);
+        } finally {
+            log.removeHandler(handler);
+        }
+
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
+        assertThat(logged).singleElement().satisfies(entry -> {
+            assertThat(entry.getLevel()).isEqualTo(Level.WARNING);
+            assertThat(entry.getMessage()).isEqualTo("job " + id + " FAILED: 10 of 21 tasks failed: tasks 0, 1, 2 and "
+                    + "3 more: cannot read data file land.geojson: no such file; task 7: upstream WMS answered 500; "
+                    + "task 18: error 18; and 2 other reasons");
+        });
     }
 
     @Test

@@ -208,6 +208,21 @@ public abstract class TileStoreContract {
         assertThat(store().hasTiles("world", TMS, 13)).isTrue();
     }
 
+    /** What the TileJSON's zoom range is made of: a truncate that deletes every tile of a zoom narrows it. */
+    @Test
+    void aZoomWhoseTilesAreAllDeletedHasNoTiles() throws Exception {
+        TileKey kept = key(TileCoord.of(4, 3, 1));
+        List<TileKey> deleted = List.of(key(TileCoord.of(4, 1, 1)), key(TileCoord.of(4, 2, 1)));
+        store().write(List.of(new EncodedTile(kept, new byte[]{1}), new EncodedTile(deleted.get(0), new byte[]{2}),
+                new EncodedTile(deleted.get(1), new byte[]{3})));
+
+        store().delete(deleted);
+        assertThat(store().hasTiles("world", TMS, 4)).as("one tile of the zoom left").isTrue();
+
+        store().delete(List.of(kept));
+        assertThat(store().hasTiles("world", TMS, 4)).as("every tile of the zoom deleted").isFalse();
+    }
+
     @Test
     void writingNothingIsANoOp() throws Exception {
         store().write(List.of());

@@ -46,7 +46,7 @@ public final class Engine implements Monitored, AutoCloseable {
         this.layers = layers;
         this.adapters = adapters;
         this.coordinator = coordinates ? new CoordinatorRole(adapters, layers, settings.jobs(), registry) : null;
-        this.dryRun = coordinates ? new DryRun(layers, adapters.store(), settings.workers().wmsRequestsPerUpstream(),
+        this.dryRun = coordinates ? new DryRun(layers, settings.workers().wmsRequestsPerUpstream(),
                 settings.jobs().dryRunSamples(), settings.workers().threads()) : null;
         try {
             this.worker = works ? new WorkerRole(adapters, layers, settings.workers(), registry) : null;

@@ -84,8 +84,9 @@ public interface SeederConfig {
         OptionalInt ioThreads();
 
         /**
-         * Where clients read the store's root (a CDN, the bucket's website), for the tile URLs of the WMTS
-         * capabilities and the TileJSON written beside the tiles. Default: the store's own, a folder's {@code file:}
+         * Where clients read the store's root (a CDN, the bucket's website), for the tile URLs of the TileJSON and
+         * the WMTS capabilities written beside the tiles: of the store the process writes to, this path's or the one
+         * the command line names instead ({@code --out}, {@code --store}). Default: the store's own, a folder's {@code file:}
          * URL or the S3 endpoint's path-style URL of the bucket and prefix.
          */
         Optional<String> publicUrl();

@@ -3,10 +3,11 @@ package io.tileseeder.message;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * What happened to tiles: written to the store; empty (fully transparent, not stored by the layer's policy; a
- * reseed deletes such a tile if the store held it, and counts it here only); skipped because they were already there
- * (seed) or fresh enough (reseed); deleted (truncate); failed; the bytes written; and unchanged: re-encoded by a
- * reseed to the very bytes the store held, so not written again. Each tile of a task is counted once.
+ * What happened to tiles: written to the store; empty (fully transparent, not stored by the layer's policy);
+ * skipped because they were already there (seed), fresh enough (reseed) or not there to delete (truncate); deleted
+ * by a truncate, or by a reseed that found a stored tile has become empty (counted here, not as empty); failed; the
+ * bytes written; and unchanged: re-encoded by a reseed to the very bytes the store held, so not written again. Each
+ * tile of a task is counted once.
  *
  * <p>{@code unchanged} is left out of a message when 0, so that results of jobs without such tiles still read
  * in a coordinator of the version before it.

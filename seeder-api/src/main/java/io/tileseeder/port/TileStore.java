@@ -47,8 +47,9 @@ public interface TileStore {
 
     /**
      * Whether the store holds anything below {@code {layer}/{tileMatrixSet}/{z}/}: a tile of that zoom in any format
-     * (or a leftover of one), not the documents beside the tiles. One listing of at most one entry; a seed asks once
-     * per zoom and job, and into a zoom that holds nothing it does not look up each tile.
+     * (or a leftover of one), not the documents beside the tiles, and not once every tile of the zoom is deleted. A
+     * listing or two of at most one entry while the zoom holds tiles; a seed asks once per zoom and job, and into a
+     * zoom that holds nothing it does not look up each tile; the TileJSON's zoom range is made of its answers.
      */
     boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException;
 
@@ -78,8 +79,8 @@ public interface TileStore {
 
     /**
      * The URL at which clients read the store's root, without a trailing slash: a tile is at
-     * {@code {publicUrl}/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}. The WMTS capabilities beside the tiles name them
-     * with it.
+     * {@code {publicUrl}/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}. The TileJSON and the WMTS capabilities beside the
+     * tiles name them with it.
      */
     String publicUrl();
 

@@ -89,10 +89,28 @@ public final class FileTileStore implements TileStore {
         return millis == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(millis));
     }
 
-    /** Whether the zoom's folder holds any entry (a column folder left empty by deletions counts). */
+    /**
+     * Whether the zoom's folder holds a file, in it or in one of its column folders: a column folder that deletions
+     * (a truncate) left empty does not count, as on S3, where no folder outlives its objects. Lists the zoom's folder
+     * and its column folders until one holds an entry: one or two listings while the zoom holds tiles.
+     */
     @Override
     public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
         Path folder = metadataPath(layer, tileMatrixSet, Integer.toString(z));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
+            for (Path entry : entries) {
+                if (!Files.isDirectory(entry) || holdsAnything(entry)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return false;
+        }
+    }
+
+    /** Whether the folder holds any entry; false if it is gone. */
+    private static boolean holdsAnything(Path folder) throws IOException {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             return entries.iterator().hasNext();
         } catch (NoSuchFileException | NotDirectoryException e) {

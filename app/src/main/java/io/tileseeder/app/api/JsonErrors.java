@@ -56,7 +56,13 @@ final class JsonErrors {
             return "unknown field; known fields: " + unknown.getKnownPropertyIds();
         }
         if (e instanceof InvalidFormatException format) {
-            return "'" + format.getValue() + "' is not " + kind(format.getTargetType());
+            Class<?> target = format.getTargetType();
+            // A number or true/false where text or true/false goes is of the wrong kind, whatever its value: quoted,
+            // it would read as the string the client did not send.
+            if (CharSequence.class.isAssignableFrom(target) || target == Boolean.class || target == boolean.class) {
+                return "must be " + kind(target);
+            }
+            return "'" + format.getValue() + "' is not " + kind(target);
         }
         if (e instanceof MismatchedInputException mismatch) {
             if (mismatch.getOriginalMessage().startsWith("Trailing token")) {

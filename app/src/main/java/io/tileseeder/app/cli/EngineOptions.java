@@ -1,7 +1,6 @@
 package io.tileseeder.app.cli;
 
 import io.tileseeder.app.settings.Settings;
-import io.tileseeder.app.settings.Settings.StoreSettings;
 import io.tileseeder.app.settings.Settings.WorkerSettings;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -34,7 +33,7 @@ final class EngineOptions {
             workers = new WorkerSettings(threads, workers.storeThreads(), workers.maxDeliveries(), workers.lockWait(),
                     workers.drainTimeout(), workers.wmsRequestsPerUpstream());
         }
-        return new Settings(out == null ? base.store() : new StoreSettings(out, base.store().s3()),
+        return new Settings(out == null ? base.store() : base.storedAt(out).store(),
                 layers == null ? base.layersFile() : Optional.of(layers), base.jobs(), workers,
                 base.outageBudget());
     }

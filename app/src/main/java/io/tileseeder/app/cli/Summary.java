@@ -2,6 +2,7 @@ package io.tileseeder.app.cli;
 
 import io.tileseeder.app.api.JobView;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.Mode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,13 +40,14 @@ final class Summary {
         out.printf(Locale.ROOT, "%s %s z%d-%d (%s, %s, %s) into %s%n", job.state(), job.spec().layer(),
                 job.spec().minZoom(), job.spec().maxZoom(), job.spec().tileMatrixSet().id(), job.spec().format().id(),
                 job.spec().mode().id(), where);
+        Mode mode = job.spec().mode();
         out.printf(Locale.ROOT, "  tiles written      %,12d%n", p.tilesWritten());
         out.printf(Locale.ROOT, "  empty, skipped     %,12d%n", p.tilesEmpty());
-        out.printf(Locale.ROOT, "  already there      %,12d%n", p.tilesSkipped());
+        out.printf(Locale.ROOT, "  %-19s%,12d%n", skipped(mode), p.tilesSkipped());
         if (p.tilesUnchanged() > 0) {
             out.printf(Locale.ROOT, "  unchanged          %,12d%n", p.tilesUnchanged());
         }
-        if (p.tilesDeleted() > 0) {
+        if (p.tilesDeleted() > 0 || mode == Mode.TRUNCATE) {
             out.printf(Locale.ROOT, "  deleted            %,12d%n", p.tilesDeleted());
         }
         out.printf(Locale.ROOT, "  failed             %,12d%n", p.tilesFailed());
@@ -53,6 +55,18 @@ final class Summary {
         out.printf(Locale.ROOT, "  seconds            %12.2f%n", seconds);
         out.printf(Locale.ROOT, "  tiles/s            %,12.0f%n", seconds > 0 ? p.tilesDone() / seconds : 0.0);
         out.flush();
+    }
+
+    /**
+     * What the tiles a job skipped were, by its mode: already there (seed), written since {@code --refresh-before}
+     * (reseed), or not there to delete (truncate).
+     */
+    static String skipped(Mode mode) {
+        return switch (mode) {
+            case SEED -> "already there";
+            case RESEED -> "fresh enough";
+            case TRUNCATE -> "not there";
+        };
     }
 
     private static String clock(long seconds) {

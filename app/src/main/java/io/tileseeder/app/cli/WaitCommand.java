@@ -1,6 +1,7 @@
 package io.tileseeder.app.cli;
 
 import io.tileseeder.app.api.JobView;
+import io.tileseeder.job.Mode;
 import io.tileseeder.job.Timeouts;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -161,9 +162,11 @@ final class WaitCommand implements Callable<Integer> {
         }
         double seconds = job.started() == null || job.finished() == null ? 0
                 : Duration.between(job.started(), job.finished()).toMillis() / 1000.0;
-        return String.format(Locale.ROOT, "%,d of %,d tiles (%,d written, %,d empty, %,d already there, %,d unchanged, "
+        String skipped = Mode.byId(job.spec().mode()).map(Summary::skipped).orElse("skipped");
+        return String.format(Locale.ROOT, "%,d of %,d tiles (%,d written, %,d empty, %,d %s, %,d unchanged, "
                         + "%,d deleted, %,d failed) in %.1f s", p.tilesDone(), p.tilesPlanned(), p.tilesWritten(),
-                p.tilesEmpty(), p.tilesSkipped(), p.tilesUnchanged(), p.tilesDeleted(), p.tilesFailed(), seconds);
+                p.tilesEmpty(), p.tilesSkipped(), skipped, p.tilesUnchanged(), p.tilesDeleted(), p.tilesFailed(),
+                seconds);
     }
 
     private static String percent(JobView job) {

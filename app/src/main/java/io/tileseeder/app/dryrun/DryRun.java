@@ -2,6 +2,7 @@ package io.tileseeder.app.dryrun;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.memory.LocalMetatileLock;
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.Mode;
@@ -11,6 +12,8 @@ import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.plan.MetatilePlan;
 import io.tileseeder.plan.PlannedMetatile;
+import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.task.MetatileProcessor;
@@ -18,16 +21,21 @@ import io.tileseeder.worker.task.WorkerMetrics;
 import io.tileseeder.worker.wms.WmsClient;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
 /**
  * What a job would do, without doing it: its tiles and metatiles per zoom, and an estimate of its bytes and time from
- * rendering and encoding a sample of its metatiles (nothing is stored, no lock of the workers is taken). The sample is
+ * rendering and encoding a sample of its metatiles (no lock of the workers is taken). The sample is
  * spread over the zoom levels in proportion to their metatiles, at least one per zoom, evenly over each zoom's
- * rows; each zoom's figures are its sample's means times its metatiles. A {@code seed} job is estimated as if no
- * tile existed yet, a {@code truncate} job renders nothing. One dry run at a time per process: it takes a CPU of the
+ * rows; each zoom's figures are its sample's means times its metatiles. The tile store is neither read nor written:
+ * the sample renders as over a store that holds nothing ({@link NothingStored}), so a {@code seed} job is estimated
+ * as if none of its tiles existed yet whatever the store holds (the same job again after seeding it estimates the
+ * same), and a {@code truncate} job renders nothing. One dry run at a time per process: it takes a CPU of the
  * coordinator for as long as its sample renders.
  */
 public final class DryRun {
@@ -69,14 +77,14 @@ public final class DryRun {
      * @param workerThreads metatiles a worker process renders at once; the time estimate divides by them, or by the
      *                      cores of this process if fewer
      */
-    public DryRun(LayerCatalogConfig layers, TileStore store, int wmsRequestsPerUpstream, int samples,
-                  int workerThreads) {
+    public DryRun(LayerCatalogConfig layers, int wmsRequestsPerUpstream, int samples, int workerThreads) {
         if (samples < 0 || workerThreads < 1) {
             throw new IllegalArgumentException("need samples >= 0 and workerThreads >= 1, not " + samples + " and "
                     + workerThreads);
         }
-        this.processor = new MetatileProcessor(new LayerResources(layers, new WmsClient(wmsRequestsPerUpstream)), store,
-                new LocalMetatileLock(), Duration.ZERO, new WorkerMetrics(new SimpleMeterRegistry()));
+        this.processor = new MetatileProcessor(new LayerResources(layers, new WmsClient(wmsRequestsPerUpstream)),
+                new NothingStored(), new LocalMetatileLock(), Duration.ZERO,
+                new WorkerMetrics(new SimpleMeterRegistry()));
         this.samples = samples;
         this.parallelism = Math.min(workerThreads, Runtime.getRuntime().availableProcessors());
     }
@@ -154,5 +162,67 @@ public final class DryRun {
 
     private static double round(double seconds) {
         return Math.round(seconds * 1000) / 1000.0;
+    }
+
+    /**
+     * The store a dry run's sample renders over: it holds no tile and no document, so every tile of the sample is
+     * rendered and encoded as a first seed would, and it takes nothing, as the sample is never stored.
+     */
+    private static final class NothingStored implements TileStore {
+
+        @Override
+        public Optional<Instant> lastModified(TileKey key) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) {
+            return false;
+        }
+
+        @Override
+        public Optional<byte[]> read(TileKey key) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) {
+            return false;
+        }
+
+        @Override
+        public void write(Collection<EncodedTile> tiles) {
+            throw new UnsupportedOperationException("a dry run stores nothing");
+        }
+
+        @Override
+        public long delete(Collection<TileKey> keys) {
+            throw new UnsupportedOperationException("a dry run deletes nothing");
+        }
+
+        @Override
+        public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
+                                  String contentType) {
+            throw new UnsupportedOperationException("a dry run stores nothing");
+        }
+
+        @Override
+        public void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names) {
+            throw new UnsupportedOperationException("a dry run deletes nothing");
+        }
+
+        @Override
+        public String publicUrl() {
+            throw new UnsupportedOperationException("a dry run's store has no tiles to read");
+        }
+
+        @Override
+        public String describe() {
+            return "nothing (a dry run)";
+        }
+
+        @Override
+        public void probe() {
+        }
     }
 }

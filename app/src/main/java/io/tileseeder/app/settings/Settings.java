@@ -28,8 +28,9 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
     /**
      * Where tiles go: a folder, or {@code s3://bucket/prefix} with the endpoint in {@code s3}.
      *
-     * @param publicUrl where clients read the store's root, if not at the store's own URL (see the TileStore port);
-     *                  it belongs to {@code path}: a store moved elsewhere ({@code --out}) has none
+     * @param publicUrl where clients read the store's root, if not at the store's own URL (see the TileStore port):
+     *                  of whichever store the process writes to, the configured path or the one the command line
+     *                  names instead ({@code --out}, {@code --store})
      */
     public record StoreSettings(String path, Optional<S3Connection> s3, Optional<String> publicUrl) {
         public StoreSettings {
@@ -203,9 +204,10 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         return config.getConfigMapping(SeederConfig.class);
     }
 
-    /** These settings with tiles going to {@code path}, through the same S3 endpoint (and no public URL). */
+    /** These settings with tiles going to {@code path}, through the same S3 endpoint, read at the same public URL. */
     public Settings storedAt(String path) {
-        return new Settings(new StoreSettings(path, store.s3()), layersFile, jobs, workers, outageBudget);
+        return new Settings(new StoreSettings(path, store.s3(), store.publicUrl()), layersFile, jobs, workers,
+                outageBudget);
     }
 
 }

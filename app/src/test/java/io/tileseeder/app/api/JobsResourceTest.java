@@ -307,6 +307,17 @@ class JobsResourceTest {
                         {"layer": "world", "zoom": {"min": 0, "max": 1}, "priority": 1.5}""", "priority"),
                 Arguments.of("a number as a string", """
                         {"layer": "world", "zoom": {"min": "0", "max": 1}}""", "zoom.min"),
+                Arguments.of("a number for a label's value", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "labels": {"a": 1}}""", "labels.a"),
+                Arguments.of("a number for a string", """
+                        {"layer": 1, "zoom": {"min": 0, "max": 1}}""", "layer"),
+                Arguments.of("a boolean for a string", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "format": true}""", "format"),
+                Arguments.of("a boolean for a whole number", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "priority": true}""", "priority"),
+                Arguments.of("a number for an instant", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "mode": "reseed",
+                         "refreshBefore": 1767225600}""", "refreshBefore"),
                 Arguments.of("a number out of range", """
                         {"layer": "world", "zoom": {"min": 0, "max": 99999999999}}""", "zoom.max"),
                 Arguments.of("a number too long to read", """
@@ -331,6 +342,15 @@ class JobsResourceTest {
     @MethodSource("invalidJobs")
     void invalidJobIsRefusedNamingTheField(String what, String json, String field) {
         assertProblem(post(json), 400, field);
+    }
+
+    /** README, "Jobs": labels are string pairs; {@code "labels": {"a": 1}} was stored as {@code "1"}. */
+    @Test
+    void aLabelValueThatIsNotAStringIsRefused() {
+        Response refused = post("""
+                {"layer": "world", "zoom": {"min": 0, "max": 1}, "labels": {"a": 1}}""");
+
+        assertThat(assertProblem(refused, 400, "labels.a")).isEqualTo("labels.a: must be a string");
     }
 
     @Test

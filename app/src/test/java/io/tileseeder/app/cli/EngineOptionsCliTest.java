@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.app.settings.Settings;
+import io.tileseeder.app.wiring.Stores;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
@@ -58,16 +60,29 @@ class EngineOptionsCliTest {
                 .isEqualTo("/srv/configured-store");
     }
 
+    /**
+     * {@code SEEDER_STORE_PUBLIC_URL=https://… ./seeder seed --out DIR}: the public URL says where clients read the
+     * store the process writes to, whichever names it, so the documents beside the tiles (TileJSON, WMTS capabilities)
+     * name them there, not at the folder's file: URL.
+     */
     @Test
-    void thePublicUrlOfTheStoreIsCheckedAndDroppedWhenTheStoreMoves() {
+    void thePublicUrlIsCheckedAndAppliesToTheStoreTheCommandLineNames(@TempDir Path out) {
         Settings settings = Settings.from(Settings.config(Map.of("seeder.store.path", "/srv/tiles",
                 "seeder.store.public-url", "https://tiles.example.com/cache/")));
         assertThat(settings.store().publicUrl()).contains("https://tiles.example.com/cache");
-        assertThat(settings.storedAt("/srv/other").store().publicUrl()).isEmpty();
-        CommandLine.ParseResult parsed = SeederMain.commandLine(null, null, Map.of())
-                .parseArgs("seed", "--layer", "world", "--zoom", "0", "--out", "/tmp/elsewhere").subcommand();
-        assertThat(((SeedCommand) parsed.commandSpec().userObject()).engine.apply(settings).store().publicUrl())
-                .as("the URL of /srv/tiles is not that of --out").isEmpty();
+        assertThat(settings.storedAt("/srv/other").store().publicUrl()).contains("https://tiles.example.com/cache");
+        for (String option : new String[] {"--out", "--store"}) {
+            CommandLine.ParseResult parsed = SeederMain.commandLine(null, null, Map.of())
+                    .parseArgs("seed", "--layer", "world", "--zoom", "0", option, out.toString()).subcommand();
+            Settings applied = ((SeedCommand) parsed.commandSpec().userObject()).engine.apply(settings);
+            assertThat(applied.store().path()).isEqualTo(out.toString());
+            assertThat(applied.store().publicUrl()).as(option).contains("https://tiles.example.com/cache");
+            assertThat(Stores.open(applied.store()).publicUrl()).as("the store %s opens", option)
+                    .isEqualTo("https://tiles.example.com/cache");
+        }
+        assertThat(Stores.open(applied("seed", "--layer", "world", "--zoom", "0", "--out", out.toString()).store())
+                .publicUrl()).as("without a public URL: the folder's own").isEqualTo(out.toUri().toString()
+                        .replaceAll("/$", ""));
 
         for (String bad : new String[] {"tiles.example.com/cache", "ftp://tiles.example.com", "https://x/?a=1"}) {
             assertThatThrownBy(() -> Settings.from(Settings.config(Map.of("seeder.store.public-url", bad))))

@@ -111,8 +111,8 @@ class SeedCommandTest {
         assertThat(summary.written() + summary.empty()).as(describe(result)).isEqualTo(2 + 8);
 
         List<String> tiles = files(out).stream().filter(f -> f.endsWith(".jpg")).toList();
-        assertThat(files(out)).as("tiles, a done marker per metatile (one per zoom) and three documents")
-                .hasSize(tiles.size() + 2 + 3);
+        assertThat(files(out)).as("tiles, a done marker per metatile (one per zoom) and two documents: no TileJSON, "
+                + "which cannot describe WorldCRS84Quad").hasSize(tiles.size() + 2 + 2);
         assertThat(tiles).as("tile files").hasSize((int) summary.written());
         for (String tile : tiles) {
             Matcher m = CRS84_JPG.matcher(tile);
@@ -131,7 +131,8 @@ class SeedCommandTest {
         // Both hemispheres have land, so both z0 tiles are drawn.
         assertThat(tiles).contains("world/WorldCRS84Quad/0/0/0.jpg", "world/WorldCRS84Quad/0/1/0.jpg")
                 .noneMatch(tile -> tile.startsWith("world/WorldCRS84Quad/0/") && !tile.matches(".*/0/[01]/0\\.jpg"));
-        assertThat(out.resolve("world/WorldCRS84Quad/tilejson-jpeg.json")).isRegularFile();
+        assertThat(out.resolve("world/WorldCRS84Quad/tilejson-jpeg.json")).doesNotExist();
+        assertThat(out.resolve("world/WorldCRS84Quad/WMTSCapabilities-jpeg.xml")).isRegularFile();
         assertThat(out.resolve("world/WebMercatorQuad")).doesNotExist();
     }
 

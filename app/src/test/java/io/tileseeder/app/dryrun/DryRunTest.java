@@ -3,7 +3,6 @@ package io.tileseeder.app.dryrun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.app.Engine;
 import io.tileseeder.app.settings.Settings;
 import io.tileseeder.job.JobLimits;
@@ -15,10 +14,13 @@ import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.plan.JobSpecValidator;
 import io.tileseeder.plan.MetatilePlan;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -42,8 +44,7 @@ class DryRunTest {
 
     @Test
     void aSampleOfEveryMetatileEstimatesExactlyWhatSeedingStores() throws Exception {
-        Path untouched = Files.createDirectory(temp.resolve("dry"));
-        DryRun dryRun = new DryRun(LAYERS, new FileTileStore(untouched), 4, 256, 4);
+        DryRun dryRun = new DryRun(LAYERS, 4, 256, 4);
         JobSpec spec = VALIDATOR.validate(world(4, null)); // 23 metatiles: all sampled
 
         DryRun.Estimate estimate = dryRun.estimate(spec);
@@ -52,9 +53,6 @@ class DryRunTest {
         assertThat(estimate.zooms()).extracting(DryRun.Zoom::metatiles).containsExactly(1L, 1L, 1L, 4L, 16L);
         assertThat(estimate.sampledMetatiles()).isEqualTo(23);
         assertThat(estimate.tiles()).isEqualTo(341);
-        try (Stream<Path> files = Files.walk(untouched)) {
-            assertThat(files.filter(Files::isRegularFile)).as("a dry run stores nothing").isEmpty();
-        }
 
         Settings settings = Settings.from(Settings.config(Map.of("seeder.store.path", temp.resolve("seeded")
                 .toString())));
@@ -74,7 +72,7 @@ class DryRunTest {
         JobRequest africa = new JobRequest("world", null, new JobRequest.Zoom(0, 5), null, null, null, null, null,
                 null, Map.of(), TextNode.valueOf("africa"), null);
         JobSpec spec = VALIDATOR.validate(africa);
-        DryRun dryRun = new DryRun(LAYERS, new FileTileStore(Files.createDirectory(temp.resolve("dry"))), 4, 256, 4);
+        DryRun dryRun = new DryRun(LAYERS, 4, 256, 4);
 
         DryRun.Estimate estimate = dryRun.estimate(spec);
 
@@ -95,9 +93,50 @@ class DryRunTest {
         }
     }
 
+    /**
+     * README, "Dry run": a seed is estimated as if none of its tiles existed. The engine's dry run over a store that
+     * already holds every tile of the job estimates what seeding it into an empty store does, and leaves the store as
+     * it was.
+     */
+    @Test
+    void aStoreHoldingTheJobsTilesChangesNothingOfTheEstimateAndIsLeftAlone() throws Exception {
+        Path seeded = temp.resolve("seeded");
+        Settings settings = Settings.from(Settings.config(Map.of("seeder.store.path", seeded.toString())));
+        JobSpec spec = VALIDATOR.validate(world(3, null)); // 6 metatiles: all sampled
+        try (Engine engine = Engine.embedded(settings)) {
+            DryRun.Estimate before = engine.dryRun().estimate(spec);
+            String id = engine.jobs().submit(world(3, null), null).id();
+            JobStatus job = engine.jobs().awaitFinal(id, Duration.ofSeconds(60)).orElseThrow()
+                    .get(90, TimeUnit.SECONDS);
+            assertThat(job.state()).isEqualTo(JobState.SUCCEEDED);
+            assertThat(job.counts().written()).isPositive();
+            Map<Path, FileTime> stored = files(seeded);
+
+            DryRun.Estimate after = engine.dryRun().estimate(spec);
+
+            assertThat(after.tilesWritten()).as("stored tiles, estimated over a store holding all of them")
+                    .isEqualTo(before.tilesWritten()).isEqualTo(job.counts().written());
+            assertThat(after.bytes()).isEqualTo(before.bytes()).isEqualTo(job.counts().bytes());
+            assertThat(after.zooms()).extracting(DryRun.Zoom::tilesWritten)
+                    .isEqualTo(before.zooms().stream().map(DryRun.Zoom::tilesWritten).toList());
+            assertThat(files(seeded)).as("the store's files and their times after the dry run").isEqualTo(stored);
+        }
+    }
+
+    /** Every regular file below {@code root}, with when it was last written. */
+    private static Map<Path, FileTime> files(Path root) throws IOException {
+        Map<Path, FileTime> files = new TreeMap<>();
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.filter(Files::isRegularFile).toList()) {
+                files.put(root.relativize(path), Files.getLastModifiedTime(path));
+            }
+        }
+        return files;
+    }
+
     @Test
     void aSampleSpreadsOverEveryZoomAndStaysWithinItsSize() throws Exception {
-        DryRun dryRun = new DryRun(LAYERS, new FileTileStore(temp), 4, 16, 4);
+        DryRun dryRun = new DryRun(LAYERS, 4, 16, 4);
 
         DryRun.Estimate estimate = dryRun.estimate(VALIDATOR.validate(world(8, null))); // 5 463 metatiles
 
@@ -110,7 +149,7 @@ class DryRunTest {
 
     @Test
     void aTruncateRendersNothing() throws Exception {
-        DryRun dryRun = new DryRun(LAYERS, new FileTileStore(temp), 4, 256, 4);
+        DryRun dryRun = new DryRun(LAYERS, 4, 256, 4);
 
         DryRun.Estimate estimate = dryRun.estimate(VALIDATOR.validate(world(3, "truncate")));
 

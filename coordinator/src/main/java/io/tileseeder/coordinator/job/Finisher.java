@@ -13,8 +13,12 @@ import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.logging.Logger;
 
 /**
@@ -31,6 +35,11 @@ import java.util.logging.Logger;
 final class Finisher {
 
     private static final Logger LOG = Logger.getLogger(Finisher.class.getName());
+
+    /** Reasons of failed tasks named at most in the warning of a failed job. */
+    private static final int REASONS_LOGGED = 3;
+    /** Tasks named at most per reason in that warning. */
+    private static final int TASKS_LOGGED = 3;
 
     private final JobStore store;
     private final LayerCatalog layers;
@@ -90,7 +99,7 @@ final class Finisher {
     /**
      * Describes the seeded tiles with documents beside them, before the job is reported done, so a client that sees
      * the job succeed finds them too: the TileJSON and the WMTS capabilities, then the manifest, last, as it says
-     * what the job left. A truncate writes the manifest only.
+     * what the job left. A truncate writes the TileJSON (the zoom levels left) and the manifest only.
      */
     private Optional<String> writeDocuments(JobStatus job) throws StoreUnavailableException {
         JobSpec spec = job.spec();
@@ -100,10 +109,9 @@ final class Finisher {
         }
         String name = "";
         try {
+            name = TileJson.fileName(spec.format());
+            writeTileJson(spec, layer.get(), name);
             if (spec.mode() != Mode.TRUNCATE) {
-                name = TileJson.fileName(spec.format());
-                tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
-                        TileJson.document(layer.get(), spec.tileMatrixSet(), spec.format()), "application/json");
                 name = WmtsCapabilities.fileName(spec.format());
                 tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name, WmtsCapabilities.document(layer.get(),
                         spec.tileMatrixSet(), spec.format(), tiles.publicUrl()), "application/xml");
@@ -119,9 +127,58 @@ final class Finisher {
         }
     }
 
+    /**
+     * Writes the TileJSON of the layer's tiles in the job's matrix set and format, with the zoom levels the store holds
+     * now ({@link TileJson}); removes it when there is nothing it may describe: no tile left, or a matrix set TileJSON
+     * cannot name (a document of WorldCRS84Quad tiles written by an earlier version would show them as Web Mercator).
+     */
+    private void writeTileJson(JobSpec spec, LayerInfo layer, String name) throws IOException {
+        Optional<TileJson.Zooms> zooms = TileJson.describes(spec.tileMatrixSet()) ? TileJson.zoomsHeld(tiles, layer)
+                : Optional.empty();
+        if (zooms.isPresent()) {
+            tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
+                    TileJson.document(layer, spec.format(), tiles.publicUrl(), zooms.get()), "application/json");
+        } else {
+            tiles.deleteMetadata(spec.layer(), spec.tileMatrixSet(), List.of(name));
+        }
+    }
+
+    /**
+     * The one warning a job whose tasks failed is logged with (the workers log each failed task as information): how
+     * many failed, and the first few reasons of those the job recorded, each with the first of its tasks, e.g.
+     * {@code job 7f3e FAILED: 12 of 87 tasks failed: tasks 0, 1, 3 and 8 more: cannot read data file …; task 2:
+     * upstream WMS answered 500}.
+     */
+    private static String failedTasks(JobStatus job) {
+        Map<String, List<Long>> byReason = new LinkedHashMap<>();
+        job.failedTasks().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> byReason.computeIfAbsent(e.getValue(), reason -> new ArrayList<>()).add(e.getKey()));
+        StringBuilder line = new StringBuilder("job ").append(job.id()).append(" FAILED: ").append(job.tasksFailed())
+                .append(" of ").append(job.tasksPlanned()).append(" tasks failed: ");
+        line.append(byReason.entrySet().stream().limit(REASONS_LOGGED)
+                .map(e -> tasks(e.getValue()) + ": " + e.getKey()).collect(Collectors.joining("; ")));
+        if (byReason.size() > REASONS_LOGGED) {
+            line.append("; and ").append(byReason.size() - REASONS_LOGGED).append(" other reasons");
+        }
+        if (job.failedTasks().size() < job.tasksFailed()) {
+            line.append(" (reasons kept for ").append(job.failedTasks().size()).append(" of the failed tasks)");
+        }
+        return line.toString();
+    }
+
+    private static String tasks(List<Long> seqs) {
+        String named = seqs.stream().limit(TASKS_LOGGED).map(String::valueOf).collect(Collectors.joining(", "));
+        return (seqs.size() == 1 ? "task " : "tasks ") + named
+                + (seqs.size() > TASKS_LOGGED ? " and " + (seqs.size() - TASKS_LOGGED) + " more" : "");
+    }
+
     private void finished(JobStatus job) {
         metrics.ended(job);
-        LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
+        if (job.state() == JobState.FAILED && job.tasksFailed() > 0) {
+            LOG.warning(() -> failedTasks(job));
+        } else {
+            LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
+        }
         placeFreed.run();
         try {
             if (waiters.settled(job)) {

@@ -11,8 +11,8 @@ import java.util.Locale;
  * An OGC WMTS 1.0.0 capabilities document (RESTful) for a layer's tiles in one matrix set and format, stored beside
  * them as {@code WMTSCapabilities-{format}.xml}: one layer, one style, the matrix set with a tile matrix per zoom level
  * of the layer, and the tile URL template {@code {base}/{layer}/{tileMatrixSet}/{TileMatrix}/{TileCol}/{TileRow}.{ext}}
- * with the store's public URL as its base. The URL is absolute because WMTS clients (GDAL among them) use the
- * template as it is, not resolved against the document's own URL as TileJSON clients do.
+ * with the store's public URL as its base ({@link TileUrls}, as the TileJSON's). The URL is absolute because WMTS
+ * clients (GDAL among them) use the template as it is.
  *
  * <p>Scale denominators follow the standard's 0.28 mm pixel: resolution × metres per CRS unit / 0.00028, with a
  * degree of WorldCRS84Quad worth 2π × 6,378,137 / 360 m. WebMercatorQuad is the standard's GoogleMapsCompatible
@@ -63,8 +63,8 @@ public final class WmtsCapabilities {
                 .append("</TileMatrixSet></TileMatrixSetLink>\n");
         xml.append("      <ResourceURL format=\"").append(format.contentType())
                 .append("\" resourceType=\"tile\" template=\"")
-                .append(escape(base + "/" + layer.name() + "/" + tms.id() + "/"))
-                .append("{TileMatrix}/{TileCol}/{TileRow}.").append(format.extension()).append("\"/>\n");
+                .append(escape(TileUrls.template(base, layer.name(), tms, format, "{TileMatrix}", "{TileCol}",
+                        "{TileRow}"))).append("\"/>\n");
         xml.append("    </Layer>\n    <TileMatrixSet>\n");
         xml.append("      <ows:Identifier>").append(tms.id()).append("</ows:Identifier>\n");
         xml.append("      <ows:SupportedCRS>")

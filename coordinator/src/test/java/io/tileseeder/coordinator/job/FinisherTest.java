@@ -13,24 +13,40 @@ import io.tileseeder.adapters.ForwardingTileStore;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
+import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.Mode;
+import io.tileseeder.job.TileFormat;
 import io.tileseeder.outage.Outages;
+import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.StoreUnavailableException;
+import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,8 +64,12 @@ class FinisherTest {
         return new Finisher(store, LAYERS, tileStore, outages, new JobMetrics(registry, store), waiters, () -> { });
     }
 
-    /** A job of zooms 0–1 (5 tasks), planned, with a result for each task but those named. */
+    /**
+     * A job of zooms 0–1 (5 tasks), planned, with a result for each task but those named, and a tile of it stored (a
+     * TileJSON describes the zoom levels that hold tiles).
+     */
     private String plannedWithResults(long... failing) {
+        storeTiles(new FileTileStore(tiles), TileMatrixSet.WEB_MERCATOR_QUAD, 0);
         String id = submitted(store, 1).id();
         store.planned(id, 5, true);
         for (long seq = 0; seq < 5; seq++) {
@@ -77,7 +97,7 @@ class FinisherTest {
     }
 
     @Test
-    void aTruncateLeavesTheClientDocumentsAndWritesItsManifest() throws Exception {
+    void aTruncateWritesNoWmtsCapabilitiesButItsManifest() throws Exception {
         JobSpec truncate = JobFixtures.VALIDATOR.validate(new JobRequest("world", null, new JobRequest.Zoom(0, 0),
                 null, null, "truncate", null, null, null, null));
         String id = store.create(JobStatus.submitted("job-t", truncate, 1, Instant.now(), null)).id();
@@ -94,6 +114,104 @@ class FinisherTest {
         assertThat(manifest.path("job").path("mode").asText()).isEqualTo("truncate");
     }
 
+    /**
+     * TileJSON's minzoom and maxzoom are the zoom levels the cache holds when a job ends: a second job adding zoom
+     * levels widens them, a truncate narrows them, and one that leaves no tile removes the document. Its tile URL is
+     * absolute: the store's own (a folder's file: URL) unless a public URL is set.
+     */
+    @Test
+    void theTileJsonSaysTheZoomLevelsTheStoreHoldsAfterEachJob() throws Exception {
+        FileTileStore files = new FileTileStore(tiles);
+        Path tileJson = tiles.resolve("world/WebMercatorQuad/tilejson-png.json");
+
+        storeTiles(files, TileMatrixSet.WEB_MERCATOR_QUAD, 0, 1, 2);
+        finishJob(files, "seed", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 2);
+        JsonNode doc = new ObjectMapper().readTree(tileJson.toFile());
+        assertThat(doc.path("minzoom").asInt()).isZero();
+        assertThat(doc.path("maxzoom").asInt()).as("the layer goes to 10, the cache to 2").isEqualTo(2);
+        assertThat(doc.path("tiles").get(0).asText()).startsWith("file:")
+                .isEqualTo(files.publicUrl() + "/world/WebMercatorQuad/{z}/{x}/{y}.png");
+
+        storeTiles(files, TileMatrixSet.WEB_MERCATOR_QUAD, 3, 4);
+        finishJob(files, "seed", TileMatrixSet.WEB_MERCATOR_QUAD, 3, 4);
+        assertThat(new ObjectMapper().readTree(tileJson.toFile()).path("maxzoom").asInt()).as("z3-4 added")
+                .isEqualTo(4);
+        assertThat(new ObjectMapper().readTree(tileJson.toFile()).path("minzoom").asInt()).isZero();
+
+        files.delete(List.of(key(TileMatrixSet.WEB_MERCATOR_QUAD, 3), key(TileMatrixSet.WEB_MERCATOR_QUAD, 4)));
+        finishJob(files, "truncate", TileMatrixSet.WEB_MERCATOR_QUAD, 3, 4);
+        assertThat(new ObjectMapper().readTree(tileJson.toFile()).path("maxzoom").asInt()).as("z3-4 truncated")
+                .isEqualTo(2);
+
+        files.delete(List.of(key(TileMatrixSet.WEB_MERCATOR_QUAD, 0)));
+        finishJob(files, "truncate", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 0);
+        assertThat(new ObjectMapper().readTree(tileJson.toFile()).path("minzoom").asInt()).as("z0 truncated")
+                .isEqualTo(1);
+
+        files.delete(List.of(key(TileMatrixSet.WEB_MERCATOR_QUAD, 1), key(TileMatrixSet.WEB_MERCATOR_QUAD, 2)));
+        finishJob(files, "truncate", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 2);
+        assertThat(tileJson).as("no tile left to describe").doesNotExist();
+    }
+
+    @Test
+    void theTileJsonNamesTheTilesAtThePublicUrl() throws Exception {
+        FileTileStore served = new FileTileStore(tiles, "https://tiles.example.com/cache");
+        storeTiles(served, TileMatrixSet.WEB_MERCATOR_QUAD, 0);
+
+        finishJob(served, "seed", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 0);
+
+        JsonNode doc = new ObjectMapper().readTree(tiles.resolve("world/WebMercatorQuad/tilejson-png.json").toFile());
+        assertThat(doc.path("tiles").get(0).asText())
+                .isEqualTo("https://tiles.example.com/cache/world/WebMercatorQuad/{z}/{x}/{y}.png");
+    }
+
+    /**
+     * TileJSON assumes Web Mercator: WorldCRS84Quad tiles get none, and one an earlier version wrote beside them (which
+     * would show them as Web Mercator) is removed; the WMTS capabilities describe them.
+     */
+    @Test
+    void worldCrs84QuadTilesGetNoTileJsonAndAStaleOneIsRemoved() throws Exception {
+        FileTileStore files = new FileTileStore(tiles);
+        storeTiles(files, TileMatrixSet.WORLD_CRS84_QUAD, 0);
+        files.writeMetadata("world", TileMatrixSet.WORLD_CRS84_QUAD, "tilejson-png.json", new byte[] {'{', '}'},
+                "application/json");
+
+        String id = finishJob(files, "seed", TileMatrixSet.WORLD_CRS84_QUAD, 0, 0);
+
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(tiles.resolve("world/WorldCRS84Quad/tilejson-png.json")).doesNotExist();
+        assertThat(tiles.resolve("world/WorldCRS84Quad/WMTSCapabilities-png.xml")).exists();
+        assertThat(tiles.resolve("world/WorldCRS84Quad/manifest-png.json")).exists();
+    }
+
+    /** Stores one png tile of the layer at each of these zoom levels. */
+    private static void storeTiles(TileStore tileStore, TileMatrixSet tms, int... zooms) {
+        try {
+            for (int z : zooms) {
+                tileStore.write(List.of(new EncodedTile(key(tms, z), new byte[] {1})));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static TileKey key(TileMatrixSet tms, int z) {
+        return new TileKey("world", tms, TileCoord.of(z, 0, 0), TileFormat.PNG);
+    }
+
+    /** A job of the layer over these zoom levels, every task of it done, finished; returns its id. */
+    private String finishJob(TileStore tileStore, String mode, TileMatrixSet tms, int minZoom, int maxZoom) {
+        JobSpec spec = new JobSpec("world", tms, minZoom, maxZoom, new Bounds(-180, -85, 180, 85), TileFormat.PNG,
+                Mode.byId(mode).orElseThrow(), new MetatileSize(1, 1), null, 0, Map.of());
+        String id = store.create(JobStatus.submitted(UUID.randomUUID().toString(), spec, 1, Instant.now(), null))
+                .id();
+        store.planned(id, 1, true);
+        store.record(succeeded(id, 0));
+        finisher(tileStore).finishIfDone(id);
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.SUCCEEDED);
+        return id;
+    }
+
     @Test
     void aJobWithFailedTasksFailsNamingTheFirst() {
         String id = plannedWithResults(3, 1);
@@ -103,6 +221,51 @@ class FinisherTest {
         JobStatus job = store.get(id).orElseThrow();
         assertThat(job.state()).isEqualTo(JobState.FAILED);
         assertThat(job.reason()).isEqualTo("2 of 5 tasks failed; first: task 1: boom 1");
+    }
+
+    /**
+     * A failed job's tasks are logged once, summed up: one warning with how many failed and the first reasons, each
+     * with the first of its tasks, not a warning per task (the workers log each one as information).
+     */
+    @Test
+    void aFailedJobIsOneWarningSummingUpItsFailedTasks() {
+        String id = submitted(store, 2).id(); // 21 tasks
+        store.planned(id, 21, true);
+        for (long seq = 0; seq < 21; seq++) {
+            String reason = seq < 6 ? "cannot read data file land.geojson: no such file"
+                    : seq == 7 ? "upstream WMS answered 500" : seq >= 18 ? "error " + seq : null;
+            store.record(reason == null ? succeeded(id, seq) : failed(id, seq, reason));
+        }
+        List<LogRecord> logged = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord entry) {
+                logged.add(entry);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger log = Logger.getLogger(Finisher.class.getName());
+        log.addHandler(handler);
+        try {
+            finisher(new FileTileStore(tiles)).finishIfDone(id);
+        } finally {
+            log.removeHandler(handler);
+        }
+
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.FAILED);
+        assertThat(logged).singleElement().satisfies(entry -> {
+            assertThat(entry.getLevel()).isEqualTo(Level.WARNING);
+            assertThat(entry.getMessage()).isEqualTo("job " + id + " FAILED: 10 of 21 tasks failed: tasks 0, 1, 2 and "
+                    + "3 more: cannot read data file land.geojson: no such file; task 7: upstream WMS answered 500; "
+                    + "task 18: error 18; and 2 other reasons");
+        });
     }
 
     @Test

@@ -4,36 +4,53 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.TileKey;
+import java.io.ByteArrayInputStream;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Element;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class TileJsonTest {
 
     private static final LayerInfo WORLD = new LayerInfo("world", "World countries", "Natural Earth", 0, 14,
             Set.of(TileMatrixSet.values()), Set.of(TileFormat.values()), MetatileSize.DEFAULT);
+    private static final String BASE = "https://tiles.example.com/cache";
 
+    @TempDir
+    Path root;
+
+    /**
+     * TileJSON 3.0.0, 3.2: "All endpoint urls MUST be absolute"; minzoom and maxzoom are those the cache holds (here
+     * z0-5 of a layer of z0-14).
+     */
     @Test
-    void describesTheLayersTilesRelativeToTheDocument() throws Exception {
-        JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, TileMatrixSet.WEB_MERCATOR_QUAD,
-                TileFormat.PNG));
+    void describesTheZoomsHeldWithAnAbsoluteTileUrl() throws Exception {
+        JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, TileFormat.PNG, BASE,
+                new TileJson.Zooms(0, 5)));
 
         assertThat(doc.path("tilejson").asText()).isEqualTo("3.0.0");
         assertThat(doc.path("name").asText()).isEqualTo("World countries");
         assertThat(doc.path("attribution").asText()).isEqualTo("Natural Earth");
         assertThat(doc.path("scheme").asText()).isEqualTo("xyz");
         assertThat(doc.path("tiles")).hasSize(1);
-        assertThat(doc.path("tiles").get(0).asText()).isEqualTo("{z}/{x}/{y}.png");
+        assertThat(doc.path("tiles").get(0).asText())
+                .isEqualTo("https://tiles.example.com/cache/world/WebMercatorQuad/{z}/{x}/{y}.png");
         assertThat(doc.path("minzoom").asInt()).isZero();
-        assertThat(doc.path("maxzoom").asInt()).isEqualTo(14);
+        assertThat(doc.path("maxzoom").asInt()).isEqualTo(5);
         assertThat(doc.path("bounds").get(1).asDouble()).isEqualTo(-85.0511);
         assertThat(doc.path("tileMatrixSet").asText()).isEqualTo("WebMercatorQuad");
         assertThat(doc.path("crs").asText()).isEqualTo("EPSG:3857");
@@ -42,19 +59,58 @@ class TileJsonTest {
 
     @Test
     void theTileUrlMatchesWhereTheStorePutsTiles() throws Exception {
-        for (TileMatrixSet tms : TileMatrixSet.values()) {
-            for (TileFormat format : TileFormat.values()) {
-                JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, tms, format));
-                String template = doc.path("tiles").get(0).asText();
-                TileKey key = new TileKey("world", tms, TileCoord.of(3, 5, 2), format);
-                String expected = key.path().substring(("world/" + tms.id() + "/").length());
-                assertThat(template.replace("{z}", "3").replace("{x}", "5").replace("{y}", "2"))
-                        .as("%s %s", tms, format).isEqualTo(expected);
-            }
+        for (TileFormat format : TileFormat.values()) {
+            JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, format, BASE,
+                    new TileJson.Zooms(2, 9)));
+            String template = doc.path("tiles").get(0).asText();
+            TileKey key = new TileKey("world", TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(3, 5, 2), format);
+            assertThat(template.replace("{z}", "3").replace("{x}", "5").replace("{y}", "2")).as("%s", format)
+                    .isEqualTo(BASE + "/" + key.path());
+            assertThat(doc.path("minzoom").asInt()).isEqualTo(2);
+            assertThat(doc.path("maxzoom").asInt()).isEqualTo(9);
         }
-        JsonNode crs84 = new ObjectMapper().readTree(TileJson.document(WORLD, TileMatrixSet.WORLD_CRS84_QUAD,
-                TileFormat.JPEG));
-        assertThat(crs84.path("bounds").get(1).asDouble()).isEqualTo(-90);
-        assertThat(crs84.path("crs").asText()).isEqualTo("OGC:CRS84");
+    }
+
+    /** Both documents build their tile URL in one place: the same template, each with its own placeholders. */
+    @Test
+    void theTileUrlIsTheWmtsCapabilitiesTemplate() throws Exception {
+        String tileJson = new ObjectMapper().readTree(TileJson.document(WORLD, TileFormat.WEBP, "file:///srv/tiles",
+                new TileJson.Zooms(0, 3))).path("tiles").get(0).asText();
+        Element url = (Element) DocumentBuilderFactory.newNSInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(WmtsCapabilities.document(WORLD, TileMatrixSet.WEB_MERCATOR_QUAD,
+                        TileFormat.WEBP, "file:///srv/tiles")))
+                .getElementsByTagNameNS("http://www.opengis.net/wmts/1.0", "ResourceURL").item(0);
+
+        assertThat(tileJson.replace("{z}", "{TileMatrix}").replace("{x}", "{TileCol}").replace("{y}", "{TileRow}"))
+                .isEqualTo(url.getAttribute("template"));
+    }
+
+    /** TileJSON 3.0.0, 3.15: the global-mercator profile is assumed; there is no way to name another. */
+    @Test
+    void onlyWebMercatorQuadIsDescribed() {
+        assertThat(TileJson.describes(TileMatrixSet.WEB_MERCATOR_QUAD)).isTrue();
+        assertThat(TileJson.describes(TileMatrixSet.WORLD_CRS84_QUAD)).isFalse();
+    }
+
+    @Test
+    void theZoomsHeldAreTheLowestAndHighestOfTheLayersThatHoldATile() throws Exception {
+        FileTileStore store = new FileTileStore(root);
+        assertThat(TileJson.zoomsHeld(store, WORLD)).as("an empty store").isEmpty();
+        store.write(List.of(tile(TileMatrixSet.WORLD_CRS84_QUAD, TileCoord.of(4, 0, 0), TileFormat.PNG)));
+        assertThat(TileJson.zoomsHeld(store, WORLD)).as("tiles of another matrix set only").isEmpty();
+
+        store.write(List.of(tile(TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(7, 3, 3), TileFormat.PNG),
+                tile(TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(2, 1, 1), TileFormat.PNG),
+                tile(TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(4, 1, 1), TileFormat.JPEG)));
+
+        assertThat(TileJson.zoomsHeld(store, WORLD)).contains(new TileJson.Zooms(2, 7));
+        LayerInfo shallow = new LayerInfo("world", "World", "", 3, 5, Set.of(TileMatrixSet.values()),
+                Set.of(TileFormat.values()), MetatileSize.DEFAULT);
+        assertThat(TileJson.zoomsHeld(store, shallow)).as("within the layer's zoom levels")
+                .contains(new TileJson.Zooms(4, 4));
+    }
+
+    private static EncodedTile tile(TileMatrixSet tms, TileCoord coord, TileFormat format) {
+        return new EncodedTile(new TileKey("world", tms, coord, format), new byte[] {1});
     }
 }

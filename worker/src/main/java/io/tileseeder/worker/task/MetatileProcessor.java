@@ -105,7 +105,10 @@ public final class MetatileProcessor {
             this.mark = mark;
         }
 
-        /** What storing the tiles would count (the deletions of a truncate not yet). */
+        /**
+         * What storing the tiles would count: the deletions of a truncate not yet, those of a reseed (stored tiles that
+         * have become empty) as if each tile were still there to delete.
+         */
         public TileCounts counts() {
             return counts;
         }
@@ -170,9 +173,12 @@ public final class MetatileProcessor {
             }
             if (!prepared.deletions.isEmpty()) {
                 long deleted = store.delete(prepared.deletions);
-                if (prepared.truncate) {
-                    counts = new TileCounts(0, 0, prepared.deletions.size() - deleted, deleted, 0, 0, 0);
-                }
+                long gone = prepared.deletions.size() - deleted;
+                // Tiles that were not there (any more) when deleted: for a truncate skipped, not there to delete;
+                // for a reseed empty tiles not stored, like the others it found empty.
+                counts = prepared.truncate ? new TileCounts(0, 0, gone, deleted, 0, 0, 0)
+                        : new TileCounts(counts.written(), counts.empty() + gone, counts.skipped(), deleted,
+                                counts.failed(), counts.bytes(), counts.unchanged());
             }
             if (!prepared.tiles.isEmpty()) {
                 store.write(prepared.tiles);
@@ -249,10 +255,12 @@ public final class MetatileProcessor {
             TileView view = image.map(metatile -> metatile.tile(key.tile())).orElse(null);
             TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
             if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
-                empty++;
-                // A reseed removes tiles that have become empty since they were written, so none is left stale.
+                // A reseed removes tiles that have become empty since they were written, so none is left stale; they
+                // count as deleted, the others as empty.
                 if (task.mode() == Mode.RESEED && existing.containsKey(key)) {
                     nowEmpty.add(key);
+                } else {
+                    empty++;
                 }
                 continue;
             }
@@ -271,8 +279,8 @@ public final class MetatileProcessor {
             out.forEach(tile -> changes.add(tile.key()));
             changes.addAll(nowEmpty);
         }
-        return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, 0, 0, bytes, unchanged),
-                false, task, changes, List.of(), mark);
+        return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, nowEmpty.size(), 0, bytes,
+                unchanged), false, task, changes, List.of(), mark);
     }
 
     /** Whether the store holds the metatile's done marker: every tile of it was stored, or found empty. */

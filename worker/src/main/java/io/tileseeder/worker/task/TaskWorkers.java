@@ -383,7 +383,8 @@ public final class TaskWorkers implements AutoCloseable {
             LOG.fine(() -> "task " + task.jobId() + "#" + task.seq() + " given back while closing: " + reason);
             delivery.release();
         } else if (delivery.deliveryCount() >= maxDeliveries) {
-            LOG.warning(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
+            // Information, as each try is: the warning is the coordinator's, once per failed job, summing its tasks up.
+            LOG.info(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
                     + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
             TileCounts counts = new TileCounts(0, 0, 0, 0, task.tilesToStore().size(), 0, 0);
             try {

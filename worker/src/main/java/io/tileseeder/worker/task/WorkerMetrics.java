@@ -68,6 +68,7 @@ public final class WorkerMetrics {
     private final Counter tilesEmpty;
     private final Counter tilesSkipped;
     private final Counter tilesUnchanged;
+    private final Counter tilesDeleted;
     private final Counter tilesFailed;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Counter deliveries;
@@ -88,6 +89,7 @@ public final class WorkerMetrics {
         tilesEmpty = tiles("empty");
         tilesSkipped = tiles("skipped");
         tilesUnchanged = tiles("unchanged");
+        tilesDeleted = tiles("deleted");
         tilesFailed = tiles("failed");
         Gauge.builder("seeder.tasks.in.flight", inFlight, AtomicInteger::get).strongReference(true)
                 .description("Tasks taken from the queue without a verdict yet").register(registry);
@@ -114,8 +116,9 @@ public final class WorkerMetrics {
 
     private Counter tiles(String outcome) {
         return Counter.builder("seeder.tiles").tag("outcome", outcome)
-                .description("Tiles by outcome: written, empty (by the layer's policy), skipped (already there), "
-                        + "unchanged (reseeded to the bytes stored), "
+                .description("Tiles by outcome: written, empty (by the layer's policy), skipped (already there; "
+                        + "fresh enough for a reseed; not there for a truncate), unchanged (reseeded to the bytes "
+                        + "stored), deleted (by a truncate, or by a reseed: stored tiles that became empty), "
                         + "failed (of tasks recorded FAILED)").register(registry);
     }
 
@@ -186,6 +189,7 @@ public final class WorkerMetrics {
         tilesEmpty.increment(counts.empty());
         tilesSkipped.increment(counts.skipped());
         tilesUnchanged.increment(counts.unchanged());
+        tilesDeleted.increment(counts.deleted());
         tilesFailed.increment(counts.failed());
     }
 

@@ -47,6 +47,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -119,6 +123,44 @@ class TaskWorkersTest {
         assertThat(queue.verdictErrors()).isEmpty();
         assertThat(lock.acquired()).isEqualTo(MAX_DELIVERIES).isEqualTo(lock.released());
         assertThat(Folders.regularFiles(tiles)).isEmpty();
+    }
+
+    /**
+     * A task that failed for good is information in the worker's log, as each of its tries is: the warning is the
+     * coordinator's, one per failed job summing its tasks up, so a job of many failed tasks is not a warning each.
+     */
+    @Test
+    void aTaskThatFailsForGoodIsLoggedAsInformationNotAsAWarning() throws Exception {
+        List<LogRecord> logged = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord entry) {
+                logged.add(entry);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger workerLog = Logger.getLogger(TaskWorkers.class.getName());
+        workerLog.addHandler(handler);
+        try {
+            CountDownLatch verdict = log.latchFor("reject 0");
+            start(2, 1, MAX_DELIVERIES, WorkerFixtures.openGate());
+
+            queue.publish(tasks("broken", 0, 0).getFirst());
+
+            assertThat(verdict.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("rejected in time; log %s", log).isTrue();
+        } finally {
+            workerLog.removeHandler(handler);
+        }
+        assertThat(logged).filteredOn(entry -> entry.getMessage().contains("failed for good")).singleElement()
+                .satisfies(entry -> assertThat(entry.getLevel()).isEqualTo(Level.INFO));
+        assertThat(logged).noneMatch(entry -> entry.getLevel().intValue() >= Level.WARNING.intValue());
     }
 
     @Test

@@ -10,28 +10,38 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The embedded mode's task queue: a bounded in-process queue. New tasks wait in {@code pending}. A released
  * task waits in {@code redeliver} until its backoff has passed (0.1 s, doubling per delivery, at most 5 s),
- * and is then served before new tasks. {@code redeliver} never holds more than the deliveries that can be out
- * at once ({@code maxHolders}), so releasing never blocks and never competes with the planner for room.
+ * and is then served before new tasks.
+ *
+ * <p>A task holds one of {@code maxHolders} slots from its first delivery to its verdict (accepted or rejected),
+ * through any releases and the backoffs after them: a new task is delivered only into a free slot. So the
+ * deliveries out plus the released tasks waiting never pass {@code maxHolders}, releasing never blocks and never
+ * competes with the planner for room, and tasks that keep failing slow the intake of new ones down instead of
+ * piling up behind their backoffs.
  */
 public final class InMemoryTaskQueue implements TaskQueue {
 
     private final BlockingQueue<Entry> pending;
     private final DelayQueue<Entry> redeliver = new DelayQueue<>();
-    private final int maxHolders;
+    private final Semaphore slots;
 
     /**
      * @param capacity   tasks that may wait; a planner that gets this far ahead waits
-     * @param maxHolders how many deliveries can be out at once (every worker thread of every stage)
+     * @param maxHolders how many tasks may be out or waiting to be delivered again at once (every worker thread of
+     *                   every stage)
      */
     public InMemoryTaskQueue(int capacity, int maxHolders) {
+        if (maxHolders < 1) {
+            throw new IllegalArgumentException("maxHolders must be at least 1, not " + maxHolders);
+        }
         this.pending = new ArrayBlockingQueue<>(capacity);
-        this.maxHolders = maxHolders;
+        this.slots = new Semaphore(maxHolders);
     }
 
     @Override
@@ -39,11 +49,22 @@ public final class InMemoryTaskQueue implements TaskQueue {
         return pending.offer(new Entry(task, 0, 0), timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * A released task whose backoff has passed, else a new task if a slot is free; with every slot held, waits for a
+     * released task's backoff to pass.
+     */
     @Override
     public Optional<TaskDelivery> poll(Duration timeout) throws InterruptedException {
         Entry entry = redeliver.poll();
         if (entry == null) {
-            entry = pending.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (slots.tryAcquire()) {
+                entry = pending.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                if (entry == null) {
+                    slots.release();
+                }
+            } else {
+                entry = redeliver.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            }
         }
         return entry == null ? Optional.empty() : Optional.of(new Delivery(entry.task, entry.deliveries + 1));
     }
@@ -88,13 +109,12 @@ public final class InMemoryTaskQueue implements TaskQueue {
         @Override
         public void accept() {
             finish();
+            slots.release();
         }
 
+        /** The task keeps its slot while it waits to be delivered again. */
         @Override
         public void release() {
-            if (redeliver.size() >= maxHolders) {
-                throw new IllegalStateException("more deliveries released than can be out at once (" + maxHolders + ")");
-            }
             finish();
             redeliver.add(new Entry(task, count, System.nanoTime() + ReleaseBackoff.after(count).toNanos()));
         }
@@ -102,6 +122,7 @@ public final class InMemoryTaskQueue implements TaskQueue {
         @Override
         public void reject() {
             finish();
+            slots.release();
         }
 
         @Override

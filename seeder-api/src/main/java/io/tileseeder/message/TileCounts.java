@@ -17,6 +17,29 @@ public record TileCounts(long written, long empty, long skipped, long deleted, l
 
     public static final TileCounts ZERO = new TileCounts(0, 0, 0, 0, 0, 0, 0);
 
+    /** {@code tiles} left as they were: already there, fresh enough, or not there to delete. */
+    public static TileCounts skipped(long tiles) {
+        return new TileCounts(0, 0, tiles, 0, 0, 0, 0);
+    }
+
+    /** The {@code tiles} of a task recorded FAILED. */
+    public static TileCounts failed(long tiles) {
+        return new TileCounts(0, 0, 0, 0, tiles, 0, 0);
+    }
+
+    /** A truncate's: {@code deleted} tiles, and {@code notThere} that had nothing to delete. */
+    public static TileCounts truncated(long deleted, long notThere) {
+        return new TileCounts(0, 0, notThere, deleted, 0, 0, 0);
+    }
+
+    /**
+     * These counts once {@code gone} of the tiles counted deleted turned out not to be there any more: they count
+     * as empty, as the other empty tiles that were not stored.
+     */
+    public TileCounts withGone(long gone) {
+        return new TileCounts(written, empty + gone, skipped, deleted - gone, failed, bytes, unchanged);
+    }
+
     public TileCounts plus(TileCounts other) {
         return new TileCounts(written + other.written, empty + other.empty, skipped + other.skipped,
                 deleted + other.deleted, failed + other.failed, bytes + other.bytes, unchanged + other.unchanged);

@@ -2,8 +2,6 @@ package io.tileseeder.worker.task;
 
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileLists;
-import io.tileseeder.grid.TileMatrixSet;
-import io.tileseeder.job.Mode;
 import io.tileseeder.layer.EmptyTilePolicy;
 import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.message.MetatileTask;
@@ -24,11 +22,7 @@ import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,22 +39,14 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class MetatileProcessor {
 
-    /** Jobs' zooms whose emptiness is remembered at most; the least recently used are forgotten. */
-    private static final int MAX_ZOOMS = 1024;
-
     private final LayerResources layers;
     private final TileStore store;
     private final MetatileLock locks;
     private final Duration lockWait;
     private final WorkerMetrics metrics;
     private final UniformTiles uniformTiles = new UniformTiles();
-    private final Map<JobZoom, Boolean> emptyZooms = Collections.synchronizedMap(
-            new LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(Map.Entry<JobZoom, Boolean> eldest) {
-                    return size() > MAX_ZOOMS;
-                }
-            });
+    private final RenderMode seed;
+    private final RenderMode reseed;
 
     public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
                              WorkerMetrics metrics) {
@@ -69,6 +55,8 @@ public final class MetatileProcessor {
         this.locks = locks;
         this.lockWait = lockWait;
         this.metrics = metrics;
+        this.seed = new RenderMode.Seed(store);
+        this.reseed = new RenderMode.Reseed(store);
     }
 
     /** The meters this pipeline records into. */
@@ -78,31 +66,52 @@ public final class MetatileProcessor {
 
     /**
      * A metatile whose tiles are encoded and not yet stored; it holds the metatile's lock until
-     * {@link #store} (or {@link Prepared#abandon}).
+     * {@link #store} (or {@link Prepared#abandon}). Built by the factories below, one per outcome of prepare.
      */
     public static final class Prepared {
         private final MetatileLock.Lease lease;
+        private final MetatileTask task;
+        private final TileCounts counts;
         private final List<EncodedTile> tiles;
         private final List<TileKey> deletions;
-        private final TileCounts counts;
         private final boolean truncate;
-        private final MetatileTask task;
         private final List<TileKey> changes;
         private final List<String> unmark;
         private final String mark;
 
-        private Prepared(MetatileLock.Lease lease, List<EncodedTile> tiles, List<TileKey> deletions,
-                         TileCounts counts, boolean truncate, MetatileTask task, List<TileKey> changes,
-                         List<String> unmark, String mark) {
+        private Prepared(MetatileLock.Lease lease, MetatileTask task, TileCounts counts, List<EncodedTile> tiles,
+                         List<TileKey> deletions, boolean truncate, List<TileKey> changes, List<String> unmark,
+                         String mark) {
             this.lease = lease;
+            this.task = task;
+            this.counts = counts;
             this.tiles = tiles;
             this.deletions = deletions;
-            this.counts = counts;
             this.truncate = truncate;
-            this.task = task;
             this.changes = changes;
             this.unmark = unmark;
             this.mark = mark;
+        }
+
+        /** No tile to write: {@code counts} says why; the done marker {@code mark} is written if not null. */
+        static Prepared nothingToWrite(MetatileLock.Lease lease, MetatileTask task, TileCounts counts, String mark) {
+            return new Prepared(lease, task, counts, List.of(), List.of(), false, List.of(), List.of(), mark);
+        }
+
+        /** A truncate: the metatile's done {@code markers} are deleted, then its tiles. */
+        static Prepared truncation(MetatileLock.Lease lease, MetatileTask task, List<TileKey> tiles,
+                                   List<String> markers) {
+            return new Prepared(lease, task, TileCounts.ZERO, List.of(), tiles, true, List.of(), markers, null);
+        }
+
+        /**
+         * A rendered metatile: the {@code changes} are listed, the tiles that became empty deleted and the others
+         * written, then the done marker {@code mark} written if not null.
+         */
+        static Prepared rendered(MetatileLock.Lease lease, MetatileTask task, Tally tally, List<TileKey> changes,
+                                 String mark) {
+            return new Prepared(lease, task, tally.counts(), tally.written, tally.nowEmpty, false, changes,
+                    List.of(), mark);
         }
 
         /**
@@ -116,6 +125,30 @@ public final class MetatileProcessor {
         /** Gives up the metatile without storing it, releasing its lock. */
         public void abandon() {
             lease.close();
+        }
+    }
+
+    /** The tiles of one rendered metatile, by what becomes of each, as the encode loop finds them. */
+    static final class Tally {
+        private final List<EncodedTile> written = new ArrayList<>();
+        private final List<TileKey> nowEmpty = new ArrayList<>();
+        private long bytes;
+        private long empty;
+        private long skipped;
+        private long unchanged;
+
+        TileCounts counts() {
+            return new TileCounts(written.size(), empty, skipped, nowEmpty.size(), 0, bytes, unchanged);
+        }
+
+        /** The tiles to write. */
+        List<EncodedTile> written() {
+            return written;
+        }
+
+        /** The stored tiles that have become empty, to delete. */
+        List<TileKey> nowEmpty() {
+            return nowEmpty;
         }
     }
 
@@ -142,7 +175,11 @@ public final class MetatileProcessor {
             return Optional.empty();
         }
         try {
-            return Optional.of(task.mode() == Mode.TRUNCATE ? truncate(task, lease.get()) : render(task, layer, lease.get()));
+            return Optional.of(switch (task.mode()) {
+                case SEED -> render(task, layer, lease.get(), seed);
+                case RESEED -> render(task, layer, lease.get(), reseed);
+                case TRUNCATE -> Prepared.truncation(lease.get(), task, keys(task), DoneMetatiles.markers(task));
+            });
         } catch (IOException | RuntimeException e) {
             lease.get().close();
             throw e;
@@ -174,11 +211,9 @@ public final class MetatileProcessor {
             if (!prepared.deletions.isEmpty()) {
                 long deleted = store.delete(prepared.deletions);
                 long gone = prepared.deletions.size() - deleted;
-                // Tiles that were not there (any more) when deleted: for a truncate skipped, not there to delete;
-                // for a reseed empty tiles not stored, like the others it found empty.
-                counts = prepared.truncate ? new TileCounts(0, 0, gone, deleted, 0, 0, 0)
-                        : new TileCounts(counts.written(), counts.empty() + gone, counts.skipped(), deleted,
-                                counts.failed(), counts.bytes(), counts.unchanged());
+                // Tiles that were not there (any more) when deleted: for a truncate not there to delete; for a
+                // reseed empty tiles not stored, like the others it found empty.
+                counts = prepared.truncate ? TileCounts.truncated(deleted, gone) : counts.withGone(gone);
             }
             if (!prepared.tiles.isEmpty()) {
                 store.write(prepared.tiles);
@@ -203,33 +238,26 @@ public final class MetatileProcessor {
         }
     }
 
-    private Prepared truncate(MetatileTask task, MetatileLock.Lease lease) {
-        return new Prepared(lease, List.of(), keys(task), TileCounts.ZERO, true, task, List.of(),
-                DoneMetatiles.markers(task), null);
-    }
-
-    private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease)
+    private Prepared render(MetatileTask task, LayerConfig layer, MetatileLock.Lease lease, RenderMode mode)
             throws IOException, InterruptedException {
         long start = System.nanoTime();
         // A seed trusts the marker; a reseed looks at every tile, and writes the marker only where it is missing
         // (an unchanged reseed writes nothing).
         String marker = DoneMetatiles.marker(task, layer.emptyTiles());
         boolean covers = DoneMetatiles.coversMetatile(task);
-        boolean marked = (task.mode() == Mode.SEED || covers) && markedDone(task, marker);
+        boolean marked = (mode.trustsMarker() || covers) && markedDone(task, marker);
         List<TileKey> keys = keys(task);
-        if (marked && task.mode() == Mode.SEED) {
+        if (marked && mode.trustsMarker()) {
             metrics.stage(Stage.CHECK, System.nanoTime() - start);
-            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, keys.size(), 0, 0, 0, 0), false,
-                    task, List.of(), List.of(), null);
+            return Prepared.nothingToWrite(lease, task, TileCounts.skipped(keys.size()), null);
         }
         String mark = covers && !marked ? marker : null;
         List<TileKey> todo = new ArrayList<>();
-        long skipped = 0;
-        Map<TileKey, StoredTile> existing = existing(task, keys);
+        Tally tally = new Tally();
+        Map<TileKey, StoredTile> existing = lookUp(mode, task, keys);
         for (TileKey key : keys) {
-            StoredTile stored = existing.get(key);
-            if (upToDate(task, stored == null ? null : stored.lastModified())) {
-                skipped++;
+            if (mode.upToDate(task, existing.get(key))) {
+                tally.skipped++;
             } else {
                 todo.add(key);
             }
@@ -237,8 +265,7 @@ public final class MetatileProcessor {
         long checked = System.nanoTime();
         metrics.stage(Stage.CHECK, checked - start);
         if (todo.isEmpty()) {
-            return new Prepared(lease, List.of(), List.of(), new TileCounts(0, 0, skipped, 0, 0, 0, 0), false, task,
-                    List.of(), List.of(), mark);
+            return Prepared.nothingToWrite(lease, task, tally.counts(), mark);
         }
 
         Optional<MetatileImage> image = layers.source(layer).render(task.metatile(), layer.gutter());
@@ -246,41 +273,28 @@ public final class MetatileProcessor {
         metrics.stage(Stage.RENDER, rendered - checked);
 
         TileEncoder encoder = layers.encoder(layer, task.format());
-        List<EncodedTile> out = new ArrayList<>(todo.size());
-        List<TileKey> nowEmpty = new ArrayList<>();
-        long empty = 0;
-        long unchanged = 0;
-        long bytes = 0;
         for (TileKey key : todo) {
             TileView view = image.map(metatile -> metatile.tile(key.tile())).orElse(null);
             TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
+            StoredTile stored = existing.get(key);
             if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
-                // A reseed removes tiles that have become empty since they were written, so none is left stale; they
-                // count as deleted, the others as empty.
-                if (task.mode() == Mode.RESEED && existing.containsKey(key)) {
-                    nowEmpty.add(key);
+                if (mode.deletes(stored)) {
+                    tally.nowEmpty.add(key);
                 } else {
-                    empty++;
+                    tally.empty++;
                 }
                 continue;
             }
             byte[] data = uniformTiles.encode(encoder, view, content);
-            StoredTile stored = existing.get(key);
-            if (task.mode() == Mode.RESEED && stored != null && stored.holds(data)) {
-                unchanged++;
+            if (mode.unchanged(stored, data)) {
+                tally.unchanged++;
                 continue;
             }
-            out.add(new EncodedTile(key, data));
-            bytes += data.length;
+            tally.written.add(new EncodedTile(key, data));
+            tally.bytes += data.length;
         }
         metrics.stage(Stage.ENCODE, System.nanoTime() - rendered);
-        List<TileKey> changes = new ArrayList<>();
-        if (task.mode() == Mode.RESEED) {
-            out.forEach(tile -> changes.add(tile.key()));
-            changes.addAll(nowEmpty);
-        }
-        return new Prepared(lease, out, nowEmpty, new TileCounts(out.size(), empty, skipped, nowEmpty.size(), 0, bytes,
-                unchanged), false, task, changes, List.of(), mark);
+        return Prepared.rendered(lease, task, tally, mode.changes(tally), mark);
     }
 
     /** Whether the store holds the metatile's done marker: every tile of it was stored, or found empty. */
@@ -293,46 +307,14 @@ public final class MetatileProcessor {
         }
     }
 
-    /**
-     * What the store holds of the task's tiles, looked up in one go: when each was written (seed), and for a reseed
-     * also its MD5, to leave the tiles it would write unchanged alone.
-     */
-    private Map<TileKey, StoredTile> existing(MetatileTask task, List<TileKey> keys) throws IOException {
+    /** What the store holds of the task's tiles, as {@code mode} looks them up; a failure counts as the store's. */
+    private Map<TileKey, StoredTile> lookUp(RenderMode mode, MetatileTask task, List<TileKey> keys) throws IOException {
         try {
-            if (task.mode() == Mode.SEED && zoomWasEmpty(task)) {
-                return Map.of();
-            }
-            if (task.mode() == Mode.RESEED) {
-                return store.stored(keys);
-            }
-            Map<TileKey, StoredTile> found = new HashMap<>();
-            store.lastModified(keys).forEach((key, time) -> found.put(key, new StoredTile(time, null)));
-            return found;
+            return mode.lookUp(task, keys);
         } catch (IOException e) {
             storeFailed();
             throw e;
         }
-    }
-
-    /**
-     * Whether the store held no tile of the task's zoom when this worker first asked, for the task's job: then a seed
-     * looks up none of the job's tiles there (on S3, a HEAD per tile). Asked once per job and zoom; once any answer
-     * says the zoom holds a tile, that stays the answer. A tile written there since came from a task of the same job
-     * (each metatile once; one tried again is marked done, or draws the same tile again) or from a job beside it: a
-     * seed draws and writes it again rather than skip it, and loses nothing. A reseed always looks up its tiles: it
-     * must know what is stored to delete tiles that became empty, list every change and leave unchanged tiles alone.
-     */
-    private boolean zoomWasEmpty(MetatileTask task) throws IOException {
-        JobZoom zoom = new JobZoom(task.jobId(), task.layer(), task.tileMatrixSet(), task.z());
-        Boolean empty = emptyZooms.get(zoom);
-        if (empty == null) {
-            boolean answer = !store.hasTiles(task.layer(), task.tileMatrixSet(), task.z());
-            empty = emptyZooms.merge(zoom, answer, (known, asked) -> known && asked);
-        }
-        return empty;
-    }
-
-    private record JobZoom(String jobId, String layer, TileMatrixSet tileMatrixSet, int z) {
     }
 
     /**
@@ -354,18 +336,6 @@ public final class MetatileProcessor {
         if (!Thread.currentThread().isInterrupted()) {
             metrics.storeError();
         }
-    }
-
-    /**
-     * Whether the tile, last written at {@code written} (null if missing), may be left as it is: it exists (seed),
-     * or was written after refreshBefore (reseed).
-     */
-    private static boolean upToDate(MetatileTask task, Instant written) {
-        if (task.mode() == Mode.SEED) {
-            return written != null;
-        }
-        Instant refreshBefore = task.refreshBefore();
-        return refreshBefore != null && written != null && !written.isBefore(refreshBefore);
     }
 
     /** The keys of the tiles the task stores, row by row. */

@@ -386,7 +386,7 @@ public final class TaskWorkers implements AutoCloseable {
             // Information, as each try is: the warning is the coordinator's, once per failed job, summing its tasks up.
             LOG.info(() -> "task " + task.jobId() + "#" + task.seq() + " (" + task.metatileKey()
                     + ") failed for good after " + delivery.deliveryCount() + " deliveries: " + reason);
-            TileCounts counts = new TileCounts(0, 0, 0, 0, task.tilesToStore().size(), 0, 0);
+            TileCounts counts = TileCounts.failed(task.tilesToStore().size());
             try {
                 report(delivery, TaskResult.failed(task, counts, reason));
             } catch (InterruptedException interrupted) {

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.FieldError;
 import java.time.temporal.Temporal;
 import java.util.Collection;
@@ -22,12 +24,19 @@ import java.util.stream.Collectors;
  */
 final class JsonErrors {
 
+    /** What the whole numbers of a job may be, where a number out of range is named by the field's range. */
+    private static final Map<String, String> RANGES = Map.of(
+            "zoom.min", "within the zoom range 0.." + TileMatrixSet.MAX_ZOOM + " (a layer's may end sooner)",
+            "zoom.max", "within the zoom range 0.." + TileMatrixSet.MAX_ZOOM + " (a layer's may end sooner)",
+            "metatile.width", "1 to " + MetatileSize.MAX_SIDE + " tiles",
+            "metatile.height", "1 to " + MetatileSize.MAX_SIDE + " tiles");
+
     private JsonErrors() {
     }
 
     static FieldError describe(JsonProcessingException e) {
         String field = e instanceof JsonMappingException mapping ? field(mapping) : "body";
-        return new FieldError(field, reason(e));
+        return new FieldError(field, reason(e, field));
     }
 
     private static String field(JsonMappingException e) {
@@ -37,13 +46,13 @@ final class JsonErrors {
         return path.isEmpty() ? "body" : path;
     }
 
-    private static String reason(JsonProcessingException e) {
+    private static String reason(JsonProcessingException e, String field) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof StreamConstraintsException) {
                 return "too large: a number, a string or the nesting of the JSON goes over the size the API reads";
             }
             if (cause instanceof InputCoercionException coercion) {
-                return "out of range: must be " + kind(coercion.getTargetType());
+                return "out of range: must be " + RANGES.getOrDefault(field, kind(coercion.getTargetType()));
             }
             if (cause instanceof JsonEOFException eof) {
                 return "the JSON ends early, at " + location(eof);

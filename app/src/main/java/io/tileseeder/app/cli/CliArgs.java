@@ -3,6 +3,7 @@ package io.tileseeder.app.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -21,24 +24,33 @@ import picocli.CommandLine.ParameterException;
 public final class CliArgs {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** One zoom level or two, each maybe negative: {@code 7}, {@code 0-5}, {@code -1-3}. */
+    private static final Pattern ZOOM = Pattern.compile("\\s*(-?\\d+)\\s*(?:-\\s*(-?\\d+)\\s*)?");
 
     private CliArgs() {
     }
 
+    /**
+     * {@code MIN-MAX} or one level. A level below 0 or beyond the layer's is left for the job's checks, which name
+     * the layer's range; one too large to be read as a number is refused here, naming the range any layer may have.
+     */
     public static JobRequest.Zoom zoom(CommandSpec spec, String option, String text) {
-        String[] parts = text.trim().split("-", -1);
-        try {
-            if (parts.length == 1) {
-                int z = Integer.parseInt(parts[0].trim());
-                return new JobRequest.Zoom(z, z);
-            }
-            if (parts.length == 2) {
-                return new JobRequest.Zoom(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
-            }
-        } catch (NumberFormatException e) {
-            // reported below
+        Matcher levels = ZOOM.matcher(text);
+        if (!levels.matches()) {
+            throw new ParameterException(spec.commandLine(), option + ": '" + text
+                    + "' is not a zoom range like 0-5 or 7");
         }
-        throw new ParameterException(spec.commandLine(), option + ": '" + text + "' is not a zoom range like 0-5 or 7");
+        int min = level(spec, option, levels.group(1));
+        return new JobRequest.Zoom(min, levels.group(2) == null ? min : level(spec, option, levels.group(2)));
+    }
+
+    private static int level(CommandSpec spec, String option, String digits) {
+        try {
+            return Integer.parseInt(digits);
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), option + ": " + digits + " is outside the zoom range 0.."
+                    + TileMatrixSet.MAX_ZOOM);
+        }
     }
 
     static List<Double> bbox(CommandSpec spec, String option, String text) {

@@ -28,11 +28,19 @@ public final class ExitCodes {
         };
     }
 
-    /** Makes bad usage and a command's failure print one {@code error:} line and exit with {@link #USAGE}. */
+    /**
+     * Makes bad usage and a command's failure print one {@code error:} line and exit with {@link #USAGE}; an option
+     * value that is not of its kind (a number, an instant) is named as {@code --option: what is wrong}. Call it once
+     * the subcommands are added.
+     */
     public static CommandLine reportErrors(CommandLine cli) {
+        Converters.register(cli);
         cli.setParameterExceptionHandler((e, args) -> {
             CommandLine line = e.getCommandLine();
-            line.getErr().println("error: " + e.getMessage());
+            String message = e.getCause() instanceof CommandLine.TypeConversionException conversion
+                    && e.getArgSpec() instanceof CommandLine.Model.OptionSpec option
+                    ? option.longestName() + ": " + conversion.getMessage() : e.getMessage();
+            line.getErr().println("error: " + message);
             line.getErr().println("Run '" + line.getCommandSpec().qualifiedName() + " --help' for the options.");
             return USAGE;
         });

@@ -401,6 +401,16 @@ class JobsResourceTest {
         assertThat(zoom).contains("40 is outside the zoom range");
     }
 
+    /** A zoom level too large for a number of the API is named with the zoom range, not with Java's range. */
+    @Test
+    void aZoomLevelTooLargeToReadIsRefusedNamingTheZoomRange() {
+        String detail = assertProblem(post("""
+                {"layer": "world", "zoom": {"min": 0, "max": 99999999999}}"""), 400, "zoom.max");
+
+        assertThat(detail).isEqualTo("zoom.max: out of range: must be within the zoom range 0..24 (a layer's may "
+                + "end sooner)").doesNotContain("2147483647");
+    }
+
     @Test
     void unknownJobIsNotFound() {
         String id = UUID.randomUUID().toString();

@@ -185,7 +185,13 @@ async function openServerChecks(context) {
   });
 
   await check('the layer\'s coverage picked by name is shown and seeded', async () => {
-    await page.selectOption('#f-coverage', 'africa');
+    // The coverage's GeoJSON must come back: the drawn polygon before it has the same stroke, so the map alone
+    // would not tell a coverage that failed to load.
+    const [loaded] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/coverages/africa'), { timeout: UI_TIMEOUT }),
+      page.selectOption('#f-coverage', 'africa'),
+    ]);
+    assert(loaded.status() === 200, `the africa coverage answered ${loaded.status()}`);
     await page.locator('.field[data-field="coverage"].invalid').waitFor({ state: 'detached', timeout: UI_TIMEOUT });
     await page.locator('#map .leaflet-overlay-pane path[stroke="#6a1b9a"]').waitFor({ timeout: UI_TIMEOUT });
     const response = await submitJob(page, { zoom: [0, 2] });

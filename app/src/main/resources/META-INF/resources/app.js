@@ -102,8 +102,8 @@ function refusal(problem, action) {
   return problem.detail;
 }
 
-async function getJson(path) {
-  const response = await api(path);
+async function getJson(path, accept = 'application/json') {
+  const response = await api(path, { headers: { Accept: accept } });
   if (!response.ok) {
     const problem = await problemOf(response);
     throw Object.assign(new Error(`${path}: ${problem.detail}`), { status: response.status });
@@ -328,7 +328,7 @@ async function onCoveragePicked() {
   }
   try {
     showCoverage(await getJson(`/api/v1/layers/${encodeURIComponent($('f-layer').value)}/coverages/`
-      + encodeURIComponent(name)));
+      + encodeURIComponent(name), 'application/geo+json'));
   } catch (error) {
     showFieldErrors([{ field: 'coverage', reason: `could not load coverage ${name}: ${error.message}` }]);
   }

@@ -6,6 +6,7 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.tileseeder.app.SeederConfig;
 import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.Timeouts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -93,7 +94,7 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                 throw new IllegalArgumentException("dryRunSamples must be zero or more, got " + dryRunSamples);
             }
             if (queueLead == null || queueLead.isNegative()) {
-                throw new IllegalArgumentException("queueLead must be zero or more, got " + queueLead);
+                throw new IllegalArgumentException("queueLead must be zero or more, got " + Timeouts.format(queueLead));
             }
         }
     }
@@ -114,10 +115,10 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
             positive("maxDeliveries", maxDeliveries);
             positive("wmsRequestsPerUpstream", wmsRequestsPerUpstream);
             if (lockWait == null || lockWait.toMillis() < 1) {
-                throw new IllegalArgumentException("lockWait must be at least 1ms, got " + lockWait);
+                throw new IllegalArgumentException("lockWait must be at least 1ms, got " + Timeouts.format(lockWait));
             }
             if (drainTimeout == null || drainTimeout.isNegative()) {
-                throw new IllegalArgumentException("drainTimeout must be zero or more, got " + drainTimeout);
+                throw new IllegalArgumentException("drainTimeout must be zero or more, got " + Timeouts.format(drainTimeout));
             }
         }
     }

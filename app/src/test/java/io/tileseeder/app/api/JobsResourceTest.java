@@ -410,6 +410,17 @@ class JobsResourceTest {
         assertProblem(given().queryParam("timeout", "-PT1S").when().get(wait).andReturn(), 400, "timeout");
     }
 
+    /** The wait asked for and the limit are written as people write durations, not as ISO-8601's PT15M. */
+    @Test
+    void aWaitOverTheLimitIsRefusedInPlainDurations() {
+        String wait = JOBS + "/" + UUID.randomUUID() + "/wait";
+
+        assertThat(assertProblem(given().queryParam("timeout", "PT1H30M").when().get(wait).andReturn(), 400,
+                "timeout")).isEqualTo("timeout: 1h30m is longer than the limit of 15m");
+        assertThat(assertProblem(given().queryParam("timeout", "960s").when().get(wait).andReturn(), 400,
+                "timeout")).isEqualTo("timeout: 16m is longer than the limit of 15m");
+    }
+
     @Test
     void waitWithAShortTimeoutAnswersWithTheCurrentState() {
         // Its own matrix set and format (CRS84 jpeg, with the idempotency test's z0–1 left alone: z2–9).

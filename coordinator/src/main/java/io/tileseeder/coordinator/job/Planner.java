@@ -5,6 +5,7 @@ import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.MetatilePlan;
 import io.tileseeder.job.PlannedMetatile;
+import io.tileseeder.job.Timeouts;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.DependencyUnavailableException;
@@ -142,7 +143,7 @@ final class Planner implements AutoCloseable {
             // Shutting down: the tasks queued so far stay recorded, and a coordinator that starts resumes the plan.
         } catch (DependencyUnavailableException e) {
             failPlan(jobId, "planning stopped: " + e.dependency() + " was unavailable for longer than the outage "
-                    + "budget of " + outages.budget() + ": " + e.getMessage());
+                    + "budget of " + Timeouts.format(outages.budget()) + ": " + e.getMessage());
         } catch (Exception e) {
             if (closing || Thread.currentThread().isInterrupted()) {
                 // Shutting down, and a client turned the interrupt into its own exception (Redisson throws a

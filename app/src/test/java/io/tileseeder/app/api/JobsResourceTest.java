@@ -290,6 +290,12 @@ class JobsResourceTest {
                 Arguments.of("malformed JSON", """
                         {"layer": "world",""", "body"),
                 Arguments.of("not JSON at all", "layer=world", "body"),
+                Arguments.of("a coverage cut short", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "coverage": {"type": "Polygon",
+                         "coordinates": [[[0,0],[10,0],""", "coverage"),
+                Arguments.of("a coverage closed with the wrong bracket", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "coverage": {"type": "Polygon",
+                         "coordinates": [[[0,0],[10,0]}}""", "coverage"),
                 Arguments.of("wrong type", """
                         {"layer": "world", "zoom": {"min": "abc", "max": 1}}""", "zoom.min"),
                 Arguments.of("wrong type in an array", """
@@ -379,6 +385,16 @@ class JobsResourceTest {
                 {"layer": "world", "zoom": {"min": 0, "max": 40}}""").when().post(JOBS + "?dryRun=true").andReturn(),
                 400, "zoom.max");
         assertThat(zoom).contains("40 is outside the zoom range");
+    }
+
+    /** A body that ends early is named by where it ends, in the API's words. */
+    @Test
+    void aBodyCutShortIsRefusedSayingWhereItEnds() {
+        String detail = assertProblem(post("""
+                {"layer": "world", "zoom": {"min": 0, "max": 1}, "coverage": {"type": "Polygon", "coordinates": [[[0,"""),
+                400, "coverage");
+
+        assertThat(detail).isEqualTo("coverage: the JSON ends early at line 1, column 102");
     }
 
     /** A zoom level too large for a number of the API is named with the zoom range, not with Java's range. */

@@ -120,7 +120,8 @@ public final class Outages {
         reported.put(dependency, now);
         Outage before = current.putIfAbsent(dependency, new Outage(dependency, now, message));
         if (before == null) {
-            LOG.warning(() -> dependency + " is unavailable; waiting for it for at most " + budget + ": " + message);
+            LOG.warning(() -> dependency + " is unavailable; waiting for it for at most " + Timeouts.format(budget)
+                    + ": " + message);
         } else {
             current.replace(dependency, before, new Outage(dependency, before.since(), message));
         }

@@ -181,7 +181,10 @@ class SeedCommandTest {
         assertThat(files(out)).as("no TileJSON document for a cancelled job").noneMatch(f -> f.endsWith(".json"));
     }
 
-    /** A folder that cannot take tiles is named with the reason, before any job starts: one line, exit status 1. */
+    /**
+     * A folder that cannot be created, or cannot take tiles, is named with the reason, before any job starts: one
+     * line, exit status 1.
+     */
     @Test
     void aStoreThatCannotBeWrittenIsRefusedSayingWhy(QuarkusMainLauncher launcher) throws IOException {
         Path fileInTheWay = Files.writeString(out.resolve("not-a-folder"), "a file");
@@ -189,8 +192,8 @@ class SeedCommandTest {
                 fileInTheWay.resolve("tiles").toString());
 
         assertThat(blocked.exitCode()).as(describe(blocked)).isEqualTo(1);
-        assertThat(Cli.errorLines(blocked)).as(describe(blocked)).containsExactly("error: cannot write tiles to "
-                + fileInTheWay.resolve("tiles") + ": not a directory");
+        assertThat(Cli.errorLines(blocked)).as(describe(blocked)).containsExactly("error: cannot create the folder "
+                + fileInTheWay.resolve("tiles") + ": " + fileInTheWay + " is a file, not a folder");
         assertThat(blocked.getOutput()).as("no job ran").doesNotContain("tiles written");
 
         // /proc takes no folder of ours, whoever runs the test (a read-only folder does not stop root).
@@ -199,6 +202,7 @@ class SeedCommandTest {
 
         assertThat(refused.exitCode()).as(describe(refused)).isEqualTo(1);
         assertThat(Cli.errorLines(refused)).as(describe(refused)).singleElement().asString()
-                .startsWith("error: cannot write tiles to /proc/tile-seeder-test: ");
+                .isEqualTo("error: cannot create the folder /proc/tile-seeder-test: /proc takes no new folders (a proc "
+                        + "file system)");
     }
 }

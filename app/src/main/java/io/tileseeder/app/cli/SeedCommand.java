@@ -6,6 +6,7 @@ import io.tileseeder.app.api.JobView;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.layer.LayerConfigException;
@@ -30,6 +31,8 @@ final class SeedCommand implements Callable<Integer> {
 
     private static final Duration REFRESH = Duration.ofMillis(250);
     private static final Duration LOG_EVERY = Duration.ofSeconds(10);
+    /** How long a stopped job may take to finish the tiles being written before the summary is printed. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
     private final Engines engines;
 
@@ -79,16 +82,33 @@ final class SeedCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         JobStatus done = follow(running, job.id(), err, deadline);
-        if (!done.state().isFinal()) {
-            jobs.cancel(job.id());
+        boolean timedOut = !done.state().isFinal();
+        if (timedOut) {
+            done = stopped(running, job.id());
+        }
+        Summary.print(out, done, running.store().describe());
+        if (done.state() == JobState.CANCELLED && timedOut) {
             err.println("error: timed out after " + timeout + "; the job was cancelled");
             return ExitCodes.TIMED_OUT;
         }
-        Summary.print(out, done, running.store().describe());
         if (done.reason() != null) {
             err.println("error: job " + done.state() + ": " + done.reason());
         }
         return ExitCodes.of(done.state());
+    }
+
+    /**
+     * Cancels the job (a final one stays as it is) and waits, at most {@link #STOP_WAIT}, until no worker writes a
+     * tile of it any more; returns it as it is then.
+     */
+    private static JobStatus stopped(Engine running, String id) throws InterruptedException {
+        JobService jobs = running.jobs();
+        jobs.cancel(id);
+        try {
+            return jobs.awaitFinal(id, STOP_WAIT).orElseThrow().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot follow job " + id, e.getCause());
+        }
     }
 
     /**

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code seeder seed} end to end, each launch a fresh application writing to its own temporary folder: the
  * tiles and the TileJSON document it writes, the summary it prints, a second run finding every tile there, a
- * job that fails on a missing data file (exit 2) and one that runs out of time (exit 4).
+ * job that fails on a missing data file (exit 2) and one that runs out of time (exit 4, with its summary).
  */
 @QuarkusMainTest
 class SeedCommandTest {
@@ -166,7 +166,7 @@ class SeedCommandTest {
     }
 
     @Test
-    void aTimeoutCancelsTheJobWithExitStatus4AndLeavesNoTemporaryFile(QuarkusMainLauncher launcher) {
+    void aTimeoutCancelsTheJobPrintsItsSummaryWithExitStatus4AndLeavesNoTemporaryFile(QuarkusMainLauncher launcher) {
         // About 22 million tiles: far more than a second's work.
         LaunchResult result = launcher.launch("seed", "--layer", "world", "--zoom", "0-12", "--timeout", "1s",
                 "--out", out.toString());
@@ -174,7 +174,10 @@ class SeedCommandTest {
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(4);
         assertThat(Cli.errorLines(result)).as(describe(result))
                 .containsExactly("error: timed out after 1s; the job was cancelled");
-        assertThat(result.getOutput()).as("no summary of a job that did not finish").doesNotContain("tiles written");
+        Summary summary = Summary.of(result);
+        assertThat(summary.header()).as(describe(result)).startsWith("CANCELLED world z0-12 (WebMercatorQuad, png, "
+                + "seed) into ");
+        assertThat(summary.written()).as("the counts of what was done: " + describe(result)).isPositive();
         assertThat(files(out)).as("the job was writing tiles when it was cancelled").anyMatch(f -> f.endsWith(".png"));
         // The launch returns once the application has shut down: the store stage has finished what it held.
         assertThat(files(out)).as("no temporary file left behind").noneMatch(f -> f.endsWith(".tmp"));

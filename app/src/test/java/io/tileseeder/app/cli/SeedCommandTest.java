@@ -13,17 +13,25 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sun.misc.Signal;
 
 /**
  * {@code seeder seed} end to end, each launch a fresh application writing to its own temporary folder: the
  * tiles and the TileJSON document it writes, the summary it prints, a second run finding every tile there, a
- * job that fails on a missing data file (exit 2) and one that runs out of time (exit 4, with its summary).
+ * job that fails on a missing data file (exit 2), one that runs out of time (exit 4, with its summary) and one
+ * interrupted by Ctrl-C (exit 3, with its summary).
  */
 @QuarkusMainTest
 class SeedCommandTest {
@@ -180,6 +188,48 @@ class SeedCommandTest {
         assertThat(summary.written()).as("the counts of what was done: " + describe(result)).isPositive();
         assertThat(files(out)).as("the job was writing tiles when it was cancelled").anyMatch(f -> f.endsWith(".png"));
         // The launch returns once the application has shut down: the store stage has finished what it held.
+        assertThat(files(out)).as("no temporary file left behind").noneMatch(f -> f.endsWith(".tmp"));
+        assertThat(files(out)).as("no TileJSON document for a cancelled job").noneMatch(f -> f.endsWith(".json"));
+    }
+
+    /**
+     * Ctrl-C: the JVM's SIGINT, raised in this process (the application runs in the test's JVM) once the job writes
+     * tiles, so that the command's handler is in place. It cancels the job through the engine, waits for the tiles
+     * being written, prints the summary and exits 3, as a job cancelled through the API does.
+     */
+    @Test
+    void ctrlCCancelsTheJobPrintsItsSummaryAndExits3(QuarkusMainLauncher launcher) throws Exception {
+        Path firstTile = out.resolve("world/WebMercatorQuad/0/0/0.png");
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService signaller = Executors.newSingleThreadExecutor();
+        Future<Boolean> raised = signaller.submit(() -> {
+            Instant giveUp = Instant.now().plusSeconds(60);
+            while (running.get() && !Files.exists(firstTile) && Instant.now().isBefore(giveUp)) {
+                Thread.sleep(20);
+            }
+            if (!running.get() || !Files.exists(firstTile)) {
+                return false;
+            }
+            Signal.raise(new Signal("INT"));
+            return true;
+        });
+        LaunchResult result;
+        try {
+            // About 22 million tiles: far more than the test's work.
+            result = launcher.launch("seed", "--layer", "world", "--zoom", "0-12", "--out", out.toString());
+        } finally {
+            running.set(false);
+            signaller.shutdown();
+        }
+
+        assertThat(raised.get(10, TimeUnit.SECONDS)).as("SIGINT raised while the job ran").isTrue();
+        assertThat(result.exitCode()).as(describe(result)).isEqualTo(ExitCodes.CANCELLED);
+        assertThat(Cli.errorLines(result)).as(describe(result))
+                .containsExactly("error: interrupted; the job was cancelled");
+        Summary summary = Summary.of(result);
+        assertThat(summary.header()).as(describe(result)).startsWith("CANCELLED world z0-12 (WebMercatorQuad, png, "
+                + "seed) into ");
+        assertThat(summary.written()).as(describe(result)).isPositive();
         assertThat(files(out)).as("no temporary file left behind").noneMatch(f -> f.endsWith(".tmp"));
         assertThat(files(out)).as("no TileJSON document for a cancelled job").noneMatch(f -> f.endsWith(".json"));
     }

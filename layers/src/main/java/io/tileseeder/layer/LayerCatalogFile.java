@@ -15,6 +15,7 @@ import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Digests;
+import io.tileseeder.job.JsonProblems;
 import io.tileseeder.job.TileFormat;
 import java.awt.Color;
 import java.io.IOException;
@@ -89,6 +90,9 @@ public final class LayerCatalogFile {
      * as {@code classpath:PATH} (the world layer's: {@code classpath:layers/world/countries.geojson}).
      */
     public static LayerCatalogConfig read(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new LayerConfigException("layer configuration " + file + " is a folder, not a YAML file");
+        }
         try (InputStream in = Files.newInputStream(file)) {
             Path folder = file.toAbsolutePath().getParent();
             return parse(in, file.toString(), data -> data.startsWith(CLASSPATH)
@@ -127,7 +131,7 @@ public final class LayerCatalogFile {
             if (e.getCause() instanceof com.fasterxml.jackson.core.JacksonException syntax) {
                 throw new LayerConfigException(source + " is not valid YAML: " + oneLine(syntax));
             }
-            throw new LayerConfigException(source + ": " + path(e) + ": " + firstLine(e.getOriginalMessage()));
+            throw new LayerConfigException(source + ": " + path(e) + ": " + JsonProblems.reason(e, "the YAML"));
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new LayerConfigException(source + " is not valid YAML: " + oneLine(e));
         }
@@ -333,12 +337,8 @@ public final class LayerCatalogFile {
     /** The parser's first line (the YAML parser adds a multi-line excerpt with a caret) and where it was. */
     private static String oneLine(com.fasterxml.jackson.core.JacksonException e) {
         var at = e.getLocation();
-        return firstLine(e.getOriginalMessage())
+        return JsonProblems.words(e.getOriginalMessage())
                 + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr());
-    }
-
-    private static String firstLine(String message) {
-        return message == null ? "" : message.strip().lines().findFirst().orElse("");
     }
 
     private static String path(JsonMappingException e) {

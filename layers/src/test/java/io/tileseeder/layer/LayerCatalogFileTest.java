@@ -243,6 +243,28 @@ class LayerCatalogFileTest {
                 .hasMessageContaining(file.toString());
     }
 
+    /** What the YAML parser and Jackson report is said in the file's words: no Java type, class or setting. */
+    @Test
+    void mistakesAreSaidInTheFilesWordsNotJavas() throws Exception {
+        Files.createDirectories(dir.resolve("areas"));
+        Files.writeString(dir.resolve("areas/cut.geojson"), "{\"type\":\"Polygon\",\"coordinates\":[[[10,10],[20,");
+
+        assertInTheFilesWords(withKey("zoom: {min: low, max: 3}"), "layers[0].zoom.min: 'low' is not a whole number");
+        assertInTheFilesWords(withKey("zoom: {min: 0, max: [3]}"), "layers[0].zoom.max: must be a whole number");
+        assertInTheFilesWords(withKey("coverages: {cut: areas/cut.geojson}"), "coverages.cut: "
+                + dir.resolve("areas/cut.geojson") + " cannot be read: the GeoJSON ends early at line 1, column 47");
+        assertInTheFilesWords("layers: [ {name: good, source: {type: vector\n", "is not valid YAML: ");
+        assertThatThrownBy(() -> LayerCatalogFile.read(dir))
+                .hasMessage("layer configuration " + dir + " is a folder, not a YAML file");
+    }
+
+    private void assertInTheFilesWords(String yaml, String ending) throws Exception {
+        Path file = write(yaml);
+
+        assertThatThrownBy(() -> LayerCatalogFile.read(file)).message().startsWith(file.toString())
+                .contains(ending).doesNotContainPattern("java\\.|`|REDACTED|\\[Source|Cannot deserialize|Exception");
+    }
+
     private static Arguments mistake(String name, String yaml, String key) {
         return Arguments.of(name, yaml, key);
     }

@@ -3,6 +3,7 @@ package io.tileseeder.area;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.grid.Bounds;
+import io.tileseeder.job.JsonProblems;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class Coverages {
         try {
             GeoJsonShape.check(JSON.readTree(geojson), maxVertices);
         } catch (JsonProcessingException e) {
-            throw new InvalidCoverageException("is not JSON: " + e.getOriginalMessage());
+            throw new InvalidCoverageException("cannot be read: " + JsonProblems.reason(e, "the GeoJSON"));
         }
         Geometry read;
         try {

@@ -1,5 +1,6 @@
 package io.tileseeder.outage;
 
+import io.tileseeder.job.Timeouts;
 import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.StoreUnavailableException;
 import java.time.Clock;
@@ -57,7 +58,7 @@ public final class Outages {
     /** @param budget how long a step keeps trying while a dependency is unavailable ({@code seeder.outage-budget}) */
     public Outages(Duration budget, Clock clock) {
         if (budget.isNegative()) {
-            throw new IllegalArgumentException("the outage budget cannot be negative: " + budget);
+            throw new IllegalArgumentException("the outage budget cannot be negative: " + Timeouts.format(budget));
         }
         this.budget = budget;
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -119,7 +120,8 @@ public final class Outages {
         reported.put(dependency, now);
         Outage before = current.putIfAbsent(dependency, new Outage(dependency, now, message));
         if (before == null) {
-            LOG.warning(() -> dependency + " is unavailable; waiting for it for at most " + budget + ": " + message);
+            LOG.warning(() -> dependency + " is unavailable; waiting for it for at most " + Timeouts.format(budget)
+                    + ": " + message);
         } else {
             current.replace(dependency, before, new Outage(dependency, before.since(), message));
         }

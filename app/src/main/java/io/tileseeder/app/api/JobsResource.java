@@ -167,7 +167,8 @@ public class JobsResource {
         }
         if (wait.compareTo(config.limits().maxWait()) > 0) {
             throw new InvalidJobException(List.of(new FieldError("timeout",
-                    timeout + " is longer than the limit of " + config.limits().maxWait())));
+                    Timeouts.format(wait) + " is longer than the limit of "
+                            + Timeouts.format(config.limits().maxWait()))));
         }
         return jobs().awaitFinal(id, wait).orElseThrow(() -> new UnknownJobException(id))
                 .thenApply(this::view);

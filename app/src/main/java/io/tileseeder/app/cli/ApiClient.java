@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 
 /**
- * The few calls of the jobs API the command line makes ({@code submit}, {@code wait}), over
+ * The few calls of the jobs API the command line makes ({@code submit}, {@code wait}, {@code cancel}), over
  * {@link HttpClient}. Every failure is an {@link ApiException} whose message is one line for the user.
  */
 final class ApiClient implements AutoCloseable {
@@ -128,11 +128,34 @@ final class ApiClient implements AutoCloseable {
     /** {@code GET /api/v1/jobs/{id}/wait}: the job when it is final, or as it is when {@code poll} runs out. */
     JobView await(String id, Duration poll) throws ApiException, InterruptedException {
         long millis = Math.max(1, poll.toMillis());
-        URI uri = URI.create(jobs + "/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20")
-                + "/wait?timeout=" + millis + "ms");
+        URI uri = URI.create(jobUri(id) + "/wait?timeout=" + millis + "ms");
         Duration limit = Duration.ofMillis(millis).plus(POLL_MARGIN);
         HttpRequest.Builder get = HttpRequest.newBuilder(uri).timeout(limit).header("Accept", "application/json").GET();
         return job(send(authorized(get).build(), limit));
+    }
+
+    /**
+     * {@code DELETE /api/v1/jobs/{id}}: the job as the server cancelled it; when it had finished already (the server
+     * answers 409), the job as it finished ({@code GET /api/v1/jobs/{id}}).
+     */
+    Cancelled cancel(String id) throws ApiException, InterruptedException {
+        HttpRequest.Builder delete = HttpRequest.newBuilder(jobUri(id)).timeout(REQUEST_TIMEOUT)
+                .header("Accept", "application/json").DELETE();
+        HttpResponse<String> response = send(authorized(delete).build(), REQUEST_TIMEOUT);
+        if (response.statusCode() == 409) {
+            HttpRequest.Builder get = HttpRequest.newBuilder(jobUri(id)).timeout(REQUEST_TIMEOUT)
+                    .header("Accept", "application/json").GET();
+            return new Cancelled(job(send(authorized(get).build(), REQUEST_TIMEOUT)), true);
+        }
+        return new Cancelled(job(response), false);
+    }
+
+    /** A job a cancel answered: as cancelled, or as it had finished before ({@code finishedBefore}). */
+    record Cancelled(JobView job, boolean finishedBefore) {
+    }
+
+    private URI jobUri(String id) {
+        return URI.create(jobs + "/" + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20"));
     }
 
     /** The server's base URL as given. */

@@ -1,10 +1,12 @@
 package io.tileseeder.app.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JsonProblems;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,9 +90,12 @@ public final class CliArgs {
         if (Files.isRegularFile(file)) {
             try {
                 return JSON.readTree(file.toFile());
+            } catch (JsonProcessingException e) {
+                throw new ParameterException(spec.commandLine(), option + ": " + text + ": "
+                        + JsonProblems.reason(e, "the GeoJSON"));
             } catch (IOException e) {
-                throw new ParameterException(spec.commandLine(), option + ": " + text + " is not JSON: "
-                        + e.getMessage().lines().findFirst().orElse(""));
+                throw new ParameterException(spec.commandLine(), option + ": cannot read " + text + ": "
+                        + e.getMessage());
             }
         }
         if (text.contains("/") || text.endsWith(".json") || text.endsWith(".geojson")) {

@@ -3,6 +3,7 @@ package io.tileseeder.app.cli;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -52,6 +53,19 @@ final class HttpServer {
         err.println("error: start it with the seeder script ('./seeder serve --host " + host + "'), which makes HTTP "
                 + "listen there, or set QUARKUS_HTTP_HOST=" + host + " and QUARKUS_MANAGEMENT_HOST=" + host);
         return false;
+    }
+
+    /**
+     * The refusal of an API that anyone reaching {@code host} could use: a host other machines reach, no tokens file
+     * and no {@code --allow-unauthenticated}; empty when the API may listen there.
+     */
+    static Optional<String> unauthenticated(String host, boolean tokens, boolean allowed) {
+        if (tokens || allowed || loopback(host)) {
+            return Optional.empty();
+        }
+        return Optional.of("error: the API would answer anyone on " + host + " without authentication: set "
+                + "SEEDER_AUTH_TOKENS_FILE to a tokens file, listen on this machine only (--host 127.0.0.1), or pass "
+                + "--allow-unauthenticated");
     }
 
     /** Whether only this machine reaches {@code host}: a loopback address, or a name of one. */

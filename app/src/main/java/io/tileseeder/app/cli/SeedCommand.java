@@ -6,6 +6,7 @@ import io.tileseeder.app.api.JobView;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.layer.LayerConfigException;
@@ -25,11 +26,15 @@ import picocli.CommandLine.Spec;
 /** {@code seeder seed}: seeds a layer on this machine with the embedded engine, with a live progress line. */
 @Command(name = "seed", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Seeds the tiles of a layer into a folder, on this machine, with no servers.",
+                "Ctrl-C (or SIGTERM) cancels the job, waits for the tiles being written and prints the summary; "
+                        + "a second Ctrl-C quits at once.",
                 "Exit status: 0 succeeded, 1 bad usage or request, 2 failed, 3 cancelled, 4 timed out."})
 final class SeedCommand implements Callable<Integer> {
 
     private static final Duration REFRESH = Duration.ofMillis(250);
     private static final Duration LOG_EVERY = Duration.ofSeconds(10);
+    /** How long a stopped job may take to finish the tiles being written before the summary is printed. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(30);
 
     private final Engines engines;
 
@@ -78,13 +83,26 @@ final class SeedCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        JobStatus done = follow(running, job.id(), err, deadline);
-        if (!done.state().isFinal()) {
-            jobs.cancel(job.id());
+        String id = job.id();
+        JobStatus done;
+        boolean interrupted;
+        try (Interruption interruption = Interruption.onSignals(() -> interrupt(running, id, err))) {
+            done = follow(running, id, err, deadline, interruption);
+            interrupted = interruption.requested();
+        }
+        boolean timedOut = !interrupted && !done.state().isFinal();
+        if (interrupted || timedOut) {
+            done = stopped(running, id);
+        }
+        Summary.print(out, done, running.store().describe());
+        if (done.state() == JobState.CANCELLED && timedOut) {
             err.println("error: timed out after " + timeout + "; the job was cancelled");
             return ExitCodes.TIMED_OUT;
         }
-        Summary.print(out, done, running.store().describe());
+        if (done.state() == JobState.CANCELLED && interrupted) {
+            err.println("error: interrupted; the job was cancelled");
+            return ExitCodes.CANCELLED;
+        }
         if (done.reason() != null) {
             err.println("error: job " + done.state() + ": " + done.reason());
         }
@@ -92,11 +110,37 @@ final class SeedCommand implements Callable<Integer> {
     }
 
     /**
-     * Shows progress until the job is final, or the deadline (if any) passes; returns its last state. Takes the
-     * engine, not its job service: picocli reads every method's signature of a command, in the worker's image too,
-     * which carries no coordinator classes.
+     * What Ctrl-C or SIGTERM does while the job runs: cancels it through the engine, as {@code DELETE
+     * /api/v1/jobs/{id}} does, so that the command ends as a cancelled job does. Run on the signal's thread.
      */
-    private JobStatus follow(Engine running, String id, PrintWriter err, Instant deadline)
+    private static void interrupt(Engine running, String id, PrintWriter err) {
+        err.println();
+        err.println("interrupted: cancelling the job and waiting for the tiles being written (Ctrl-C again quits "
+                + "at once)");
+        err.flush();
+        running.jobs().cancel(id);
+    }
+
+    /**
+     * Cancels the job (a final one stays as it is) and waits, at most {@link #STOP_WAIT}, until no worker writes a
+     * tile of it any more; returns it as it is then.
+     */
+    private static JobStatus stopped(Engine running, String id) throws InterruptedException {
+        JobService jobs = running.jobs();
+        jobs.cancel(id);
+        try {
+            return jobs.awaitFinal(id, STOP_WAIT).orElseThrow().get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot follow job " + id, e.getCause());
+        }
+    }
+
+    /**
+     * Shows progress until the job is final, a signal interrupts it, or the deadline (if any) passes; returns its
+     * last state. Takes the engine, not its job service: picocli reads every method's signature of a command, in
+     * the worker's image too, which carries no coordinator classes.
+     */
+    private JobStatus follow(Engine running, String id, PrintWriter err, Instant deadline, Interruption interruption)
             throws InterruptedException {
         JobService jobs = running.jobs();
         boolean terminal = System.console() != null;
@@ -116,7 +160,8 @@ final class SeedCommand implements Callable<Integer> {
                 err.flush();
                 lastLog = Instant.now();
             }
-            if (status.state().isFinal() || deadline != null && Instant.now().isAfter(deadline)) {
+            if (status.state().isFinal() || interruption.requested()
+                    || deadline != null && Instant.now().isAfter(deadline)) {
                 if (terminal) {
                     err.println();
                 }

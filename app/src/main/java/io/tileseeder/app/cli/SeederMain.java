@@ -24,7 +24,10 @@ public class SeederMain implements QuarkusApplication {
         return commandLine(engines, access, System.getenv()).execute(args);
     }
 
-    /** The command line; {@code env} is where {@code submit} and {@code wait} find {@code SEEDER_TOKEN}. */
+    /**
+     * The command line; {@code env} is where {@code submit}, {@code wait} and {@code cancel} find
+     * {@code SEEDER_TOKEN}.
+     */
     static CommandLine commandLine(Engines engines, Access access, Map<String, String> env) {
         String token = env.get(ApiClient.TOKEN_VARIABLE);
         CommandLine cli = new CommandLine(new SeederCommand());
@@ -33,6 +36,7 @@ public class SeederMain implements QuarkusApplication {
         cli.addSubcommand(new WorkerCommand(engines));
         cli.addSubcommand(new SubmitCommand(token));
         cli.addSubcommand(new WaitCommand(token));
+        cli.addSubcommand(new CancelCommand(token));
         return ExitCodes.reportErrors(cli);
     }
 
@@ -46,7 +50,8 @@ public class SeederMain implements QuarkusApplication {
 
         @Override
         public void run() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, submit or wait");
+            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, submit, wait or "
+                    + "cancel");
         }
     }
 }

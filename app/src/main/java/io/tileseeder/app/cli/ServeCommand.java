@@ -4,6 +4,7 @@ import io.quarkus.runtime.Quarkus;
 import io.tileseeder.app.Engines;
 import io.tileseeder.app.access.Access;
 import io.tileseeder.layer.LayerConfigException;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -72,10 +73,9 @@ final class ServeCommand implements Callable<Integer> {
             if (host != null && !HttpServer.listeningOnHost(host, spec.commandLine().getErr())) {
                 return ExitCodes.USAGE;
             }
-            if (!access.enabled() && !allowUnauthenticated && !HttpServer.loopback(address)) {
-                spec.commandLine().getErr().println("error: the API would answer anyone on " + address + " without "
-                        + "authentication: set SEEDER_AUTH_TOKENS_FILE to a tokens file, listen on this machine only "
-                        + "(--host 127.0.0.1), or pass --allow-unauthenticated");
+            Optional<String> refusal = HttpServer.unauthenticated(address, access.enabled(), allowUnauthenticated);
+            if (refusal.isPresent()) {
+                spec.commandLine().getErr().println(refusal.get());
                 return ExitCodes.USAGE;
             }
             if (!HttpServer.listeningOn("serve", OptionalInt.of(port), managementPort, spec.commandLine().getErr())) {

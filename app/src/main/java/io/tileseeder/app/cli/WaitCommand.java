@@ -155,7 +155,8 @@ final class WaitCommand implements Callable<Integer> {
         }
     }
 
-    private static String outcome(JobView job) {
+    /** The job's counts and time, as the line that ends a wait shows them. */
+    static String outcome(JobView job) {
         JobView.Progress p = job.progress();
         if (p == null) {
             return "no progress reported";

@@ -6,6 +6,7 @@ import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.tileseeder.app.SeederConfig;
 import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.Timeouts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -167,8 +168,8 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
     /** {@code value}, the setting {@code key}'s, if it is at least {@code min}. */
     public static Duration atLeast(Duration min, String key, Duration value) {
         if (value.compareTo(min) < 0) {
-            throw new IllegalArgumentException(key + " must be at least " + min.toMillis() + "ms, not "
-                    + value.toMillis() + "ms");
+            throw new IllegalArgumentException(key + " must be at least " + Timeouts.format(min) + ", not "
+                    + Timeouts.format(value));
         }
         return value;
     }

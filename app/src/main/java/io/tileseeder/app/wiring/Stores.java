@@ -27,7 +27,7 @@ public final class Stores {
      * Opens the store. A folder is created when missing and tried with a file of its own, so that one that cannot
      * take tiles is named, with the reason, before any job starts.
      *
-     * @throws UncheckedIOException saying why tiles cannot be written to the folder
+     * @throws UncheckedIOException saying why the folder cannot be created, or why tiles cannot be written to it
      */
     public static TileStore open(StoreSettings settings) {
         String path = settings.path();
@@ -35,6 +35,11 @@ public final class Stores {
             Path folder = Path.of(path);
             try {
                 Files.createDirectories(folder);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create the folder " + folder.toAbsolutePath() + ": "
+                        + notCreated(folder, e), e);
+            }
+            try {
                 FileTileStore tiles = settings.publicUrl().map(url -> new FileTileStore(folder, url))
                         .orElseGet(() -> new FileTileStore(folder));
                 tiles.probe();
@@ -59,6 +64,33 @@ public final class Stores {
     /** Requests the store sent again after a failure worth retrying; 0 for a folder. */
     public static long retries(TileStore store) {
         return store instanceof S3TileStore s3 ? s3.retries() : 0;
+    }
+
+    /**
+     * Why a folder could not be created: a file where a folder of its path should be, a file system that takes no
+     * folders (Linux says "no such file or directory" for /proc/x, whose parent is there), or what the operating
+     * system said.
+     */
+    private static String notCreated(Path folder, IOException e) {
+        Path existing = folder.toAbsolutePath().getParent();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !Files.isDirectory(existing)) {
+            return existing + " is a file, not a folder";
+        }
+        if (e instanceof NoSuchFileException && existing != null) {
+            return existing + " takes no new folders" + fileSystem(existing);
+        }
+        return reason(e);
+    }
+
+    private static String fileSystem(Path folder) {
+        try {
+            return " (a " + Files.getFileStore(folder).type() + " file system)";
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** What the operating system said, in its own few words ("Permission denied", "Read-only file system"). */

@@ -43,11 +43,11 @@ final class Api {
 
     /**
      * What a Java name looks like in a message: a package-qualified name, an exception or error class, Jackson's
-     * quoted types and settings, a stack frame.
+     * quoted types and settings and its rendering of a place ({@code [Source: REDACTED ...]}), a stack frame.
      */
     static final Pattern JAVA_NAMES = Pattern.compile("\\b(?:java|javax|jakarta|io\\.tileseeder|io\\.quarkus|io\\.vertx"
             + "|com\\.fasterxml|org\\.jboss)\\.\\w|\\b\\w+(?:Exception|Error)\\b|StreamReadConstraints|JsonToken|`"
-            + "|\\bat [\\w.$]+\\(");
+            + "|\\bat [\\w.$]+\\(|REDACTED|\\[Source");
 
     /** Asserts that a message a client sees says nothing of the server's Java internals. */
     static void assertInApiWords(String message) {

@@ -290,6 +290,12 @@ class JobsResourceTest {
                 Arguments.of("malformed JSON", """
                         {"layer": "world",""", "body"),
                 Arguments.of("not JSON at all", "layer=world", "body"),
+                Arguments.of("a coverage cut short", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "coverage": {"type": "Polygon",
+                         "coordinates": [[[0,0],[10,0],""", "coverage"),
+                Arguments.of("a coverage closed with the wrong bracket", """
+                        {"layer": "world", "zoom": {"min": 0, "max": 1}, "coverage": {"type": "Polygon",
+                         "coordinates": [[[0,0],[10,0]}}""", "coverage"),
                 Arguments.of("wrong type", """
                         {"layer": "world", "zoom": {"min": "abc", "max": 1}}""", "zoom.min"),
                 Arguments.of("wrong type in an array", """
@@ -401,6 +407,16 @@ class JobsResourceTest {
         assertThat(zoom).contains("40 is outside the zoom range");
     }
 
+    /** A body that ends early is named by where it ends, in the API's words. */
+    @Test
+    void aBodyCutShortIsRefusedSayingWhereItEnds() {
+        String detail = assertProblem(post("""
+                {"layer": "world", "zoom": {"min": 0, "max": 1}, "coverage": {"type": "Polygon", "coordinates": [[[0,"""),
+                400, "coverage");
+
+        assertThat(detail).isEqualTo("coverage: the JSON ends early at line 1, column 102");
+    }
+
     /** A zoom level too large for a number of the API is named with the zoom range, not with Java's range. */
     @Test
     void aZoomLevelTooLargeToReadIsRefusedNamingTheZoomRange() {
@@ -428,6 +444,17 @@ class JobsResourceTest {
         assertProblem(given().queryParam("timeout", "16m").when().get(wait).andReturn(), 400, "timeout");
         assertProblem(given().queryParam("timeout", "PT1H").when().get(wait).andReturn(), 400, "timeout");
         assertProblem(given().queryParam("timeout", "-PT1S").when().get(wait).andReturn(), 400, "timeout");
+    }
+
+    /** The wait asked for and the limit are written as people write durations, not as ISO-8601's PT15M. */
+    @Test
+    void aWaitOverTheLimitIsRefusedInPlainDurations() {
+        String wait = JOBS + "/" + UUID.randomUUID() + "/wait";
+
+        assertThat(assertProblem(given().queryParam("timeout", "PT1H30M").when().get(wait).andReturn(), 400,
+                "timeout")).isEqualTo("timeout: 1h30m is longer than the limit of 15m");
+        assertThat(assertProblem(given().queryParam("timeout", "960s").when().get(wait).andReturn(), 400,
+                "timeout")).isEqualTo("timeout: 16m is longer than the limit of 15m");
     }
 
     @Test

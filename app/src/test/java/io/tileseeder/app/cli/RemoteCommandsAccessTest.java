@@ -14,7 +14,10 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code seeder submit} and {@code wait} against a server with a tokens file: SEEDER_TOKEN is their token. */
+/**
+ * {@code seeder submit}, {@code wait} and {@code cancel} against a server with a tokens file: SEEDER_TOKEN is their
+ * token.
+ */
 @QuarkusTest
 @TestProfile(TokensProfile.class)
 class RemoteCommandsAccessTest {
@@ -61,6 +64,15 @@ class RemoteCommandsAccessTest {
         RemoteCommandsTest.Run waited = run(TokensProfile.READER, "wait", "--server", server(), "--timeout", "60s", id);
         assertThat(waited.exit()).as(waited.describe()).isZero();
         assertThat(waited.err()).as(waited.describe()).contains("job " + id + " SUCCEEDED");
+    }
+
+    @Test
+    void aReadTokenMayNotCancel() {
+        RemoteCommandsTest.Run refused = run(TokensProfile.READER, "cancel", "--server", server(), "some-job");
+
+        assertThat(refused.exit()).as(refused.describe()).isEqualTo(1);
+        assertThat(refused.errLines()).as(refused.describe()).containsExactly("error: token 'ci-reader' has role read; "
+                + "submitting and cancelling need write: set SEEDER_TOKEN to a token with role write");
     }
 
     private String server() {

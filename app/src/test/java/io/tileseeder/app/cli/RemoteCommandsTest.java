@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * {@code seeder submit} and {@code seeder wait} against the test profile's running server: each command is run
+ * {@code seeder submit}, {@code wait} and {@code cancel} against the test profile's running server: each command is run
  * in-process (as {@link SeederMain} builds it) and talks to the server over HTTP as it would from another
  * machine. Covers every exit status: 0 succeeded, 1 refused or unknown, 2 failed, 3 cancelled, 4 timed out.
  *
@@ -197,6 +197,50 @@ class RemoteCommandsTest {
         assertThat(run.exit()).as(run.describe()).isEqualTo(3);
         assertThat(run.errorLines()).as(run.describe()).singleElement().asString()
                 .startsWith("error: job " + id + " CANCELLED");
+    }
+
+    @Test
+    void cancelStopsARunningJobAndExitsZeroPrintingItsState() {
+        Run submitted = run("submit", "--server", server(), "--layer", "world", "--zoom", BIG_ZOOM);
+        assertThat(submitted.exit()).as(submitted.describe()).isZero();
+        String id = submitted.outLines().get(0);
+
+        Run cancelled = run("cancel", "--server", server(), id);
+
+        assertThat(cancelled.exit()).as(cancelled.describe()).isZero();
+        assertThat(cancelled.err()).as(cancelled.describe()).isBlank();
+        assertThat(cancelled.outLines()).as(cancelled.describe()).singleElement().asString()
+                .startsWith("job " + id + " CANCELLED: ").contains(" tiles (");
+        Response done = given().queryParam("timeout", "60s").when().get(JOBS + "/" + id + "/wait").andReturn();
+        assertThat(done.jsonPath().getString("state")).as(done.asString()).isEqualTo("CANCELLED");
+
+        Run again = run("cancel", "--server", server(), id);
+
+        assertThat(again.exit()).as("a job that has finished is not an error: " + again.describe()).isZero();
+        assertThat(again.outLines()).as(again.describe()).singleElement().asString()
+                .startsWith("job " + id + " had finished already: CANCELLED: ");
+    }
+
+    @Test
+    void cancelOfAJobThatSucceededSaysSoAndExitsZero() {
+        Run submitted = run("submit", "--server", server(), "--layer", "world", "--zoom", "0", "--wait");
+        assertThat(submitted.exit()).as(submitted.describe()).isZero();
+        String id = submitted.outLines().get(0);
+
+        Run cancelled = run("cancel", "--server", server(), id);
+
+        assertThat(cancelled.exit()).as(cancelled.describe()).isZero();
+        assertThat(cancelled.outLines()).as(cancelled.describe()).singleElement().asString()
+                .startsWith("job " + id + " had finished already: SUCCEEDED: 1 of 1 tiles (");
+    }
+
+    @Test
+    void cancellingAnUnknownJobExitsOne() {
+        Run run = run("cancel", "--server", server(), "no-such-job");
+
+        assertThat(run.exit()).as(run.describe()).isEqualTo(1);
+        assertThat(run.out()).as(run.describe()).isEmpty();
+        assertThat(run.errLines()).as(run.describe()).containsExactly("error: no job no-such-job");
     }
 
     // ---- 4: timed out --------------------------------------------------------------------------------------

@@ -99,7 +99,10 @@ class SeedArgumentsCliTest {
                         List.of("--coverage", "{dir}/nowhere.geojson", "no such file")),
                 Arguments.of("coverage file not JSON",
                         List.of("--layer", "world", "--zoom", "0", "--coverage", "{dir}/broken.yaml"),
-                        List.of("--coverage", "{dir}/broken.yaml", "is not JSON")),
+                        List.of("--coverage", "{dir}/broken.yaml", "the GeoJSON is malformed at line 1")),
+                Arguments.of("coverage file cut short",
+                        List.of("--layer", "world", "--zoom", "0", "--coverage", "{dir}/cut.geojson"),
+                        List.of("--coverage: {dir}/cut.geojson: the GeoJSON ends early at line 1, column ")),
                 Arguments.of("coverage file of a line",
                         List.of("--layer", "world", "--zoom", "0", "--coverage", "{dir}/line.geojson"),
                         List.of("coverage", "holds a LineString, which has no area")),
@@ -119,6 +122,7 @@ class SeedArgumentsCliTest {
                                         QuarkusMainLauncher launcher) throws IOException {
         Files.writeString(dir.resolve("broken.yaml"), BROKEN_YAML);
         Files.writeString(dir.resolve("unknown-key.yaml"), UNKNOWN_KEY);
+        Files.writeString(dir.resolve("cut.geojson"), "{\"type\": \"Polygon\", \"coordinates\": [[[0,0],[10,0],[10,");
         Files.writeString(dir.resolve("line.geojson"), "{\"type\":\"LineString\",\"coordinates\":[[0,0],[1,1]]}");
         Files.writeString(dir.resolve("bad.list"), "14/8508/5489\n14/1\n");
         Path out = dir.resolve("out");

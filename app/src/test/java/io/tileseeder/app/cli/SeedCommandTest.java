@@ -13,17 +13,25 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import sun.misc.Signal;
 
 /**
  * {@code seeder seed} end to end, each launch a fresh application writing to its own temporary folder: the
  * tiles and the TileJSON document it writes, the summary it prints, a second run finding every tile there, a
- * job that fails on a missing data file (exit 2) and one that runs out of time (exit 4).
+ * job that fails on a missing data file (exit 2), one that runs out of time (exit 4, with its summary) and one
+ * interrupted by Ctrl-C (exit 3, with its summary).
  */
 @QuarkusMainTest
 class SeedCommandTest {
@@ -167,7 +175,7 @@ class SeedCommandTest {
     }
 
     @Test
-    void aTimeoutCancelsTheJobWithExitStatus4AndLeavesNoTemporaryFile(QuarkusMainLauncher launcher) {
+    void aTimeoutCancelsTheJobPrintsItsSummaryWithExitStatus4AndLeavesNoTemporaryFile(QuarkusMainLauncher launcher) {
         // About 22 million tiles: far more than a second's work.
         LaunchResult result = launcher.launch("seed", "--layer", "world", "--zoom", "0-12", "--timeout", "1s",
                 "--out", out.toString());
@@ -175,14 +183,62 @@ class SeedCommandTest {
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(4);
         assertThat(Cli.errorLines(result)).as(describe(result))
                 .containsExactly("error: timed out after 1s; the job was cancelled");
-        assertThat(result.getOutput()).as("no summary of a job that did not finish").doesNotContain("tiles written");
+        Summary summary = Summary.of(result);
+        assertThat(summary.header()).as(describe(result)).startsWith("CANCELLED world z0-12 (WebMercatorQuad, png, "
+                + "seed) into ");
+        assertThat(summary.written()).as("the counts of what was done: " + describe(result)).isPositive();
         assertThat(files(out)).as("the job was writing tiles when it was cancelled").anyMatch(f -> f.endsWith(".png"));
         // The launch returns once the application has shut down: the store stage has finished what it held.
         assertThat(files(out)).as("no temporary file left behind").noneMatch(f -> f.endsWith(".tmp"));
         assertThat(files(out)).as("no TileJSON document for a cancelled job").noneMatch(f -> f.endsWith(".json"));
     }
 
-    /** A folder that cannot take tiles is named with the reason, before any job starts: one line, exit status 1. */
+    /**
+     * Ctrl-C: the JVM's SIGINT, raised in this process (the application runs in the test's JVM) once the job writes
+     * tiles, so that the command's handler is in place. It cancels the job through the engine, waits for the tiles
+     * being written, prints the summary and exits 3, as a job cancelled through the API does.
+     */
+    @Test
+    void ctrlCCancelsTheJobPrintsItsSummaryAndExits3(QuarkusMainLauncher launcher) throws Exception {
+        Path firstTile = out.resolve("world/WebMercatorQuad/0/0/0.png");
+        AtomicBoolean running = new AtomicBoolean(true);
+        ExecutorService signaller = Executors.newSingleThreadExecutor();
+        Future<Boolean> raised = signaller.submit(() -> {
+            Instant giveUp = Instant.now().plusSeconds(60);
+            while (running.get() && !Files.exists(firstTile) && Instant.now().isBefore(giveUp)) {
+                Thread.sleep(20);
+            }
+            if (!running.get() || !Files.exists(firstTile)) {
+                return false;
+            }
+            Signal.raise(new Signal("INT"));
+            return true;
+        });
+        LaunchResult result;
+        try {
+            // About 22 million tiles: far more than the test's work.
+            result = launcher.launch("seed", "--layer", "world", "--zoom", "0-12", "--out", out.toString());
+        } finally {
+            running.set(false);
+            signaller.shutdown();
+        }
+
+        assertThat(raised.get(10, TimeUnit.SECONDS)).as("SIGINT raised while the job ran").isTrue();
+        assertThat(result.exitCode()).as(describe(result)).isEqualTo(ExitCodes.CANCELLED);
+        assertThat(Cli.errorLines(result)).as(describe(result))
+                .containsExactly("error: interrupted; the job was cancelled");
+        Summary summary = Summary.of(result);
+        assertThat(summary.header()).as(describe(result)).startsWith("CANCELLED world z0-12 (WebMercatorQuad, png, "
+                + "seed) into ");
+        assertThat(summary.written()).as(describe(result)).isPositive();
+        assertThat(files(out)).as("no temporary file left behind").noneMatch(f -> f.endsWith(".tmp"));
+        assertThat(files(out)).as("no TileJSON document for a cancelled job").noneMatch(f -> f.endsWith(".json"));
+    }
+
+    /**
+     * A folder that cannot be created, or cannot take tiles, is named with the reason, before any job starts: one
+     * line, exit status 1.
+     */
     @Test
     void aStoreThatCannotBeWrittenIsRefusedSayingWhy(QuarkusMainLauncher launcher) throws IOException {
         Path fileInTheWay = Files.writeString(out.resolve("not-a-folder"), "a file");
@@ -190,8 +246,8 @@ class SeedCommandTest {
                 fileInTheWay.resolve("tiles").toString());
 
         assertThat(blocked.exitCode()).as(describe(blocked)).isEqualTo(1);
-        assertThat(Cli.errorLines(blocked)).as(describe(blocked)).containsExactly("error: cannot write tiles to "
-                + fileInTheWay.resolve("tiles") + ": not a directory");
+        assertThat(Cli.errorLines(blocked)).as(describe(blocked)).containsExactly("error: cannot create the folder "
+                + fileInTheWay.resolve("tiles") + ": " + fileInTheWay + " is a file, not a folder");
         assertThat(blocked.getOutput()).as("no job ran").doesNotContain("tiles written");
 
         // /proc takes no folder of ours, whoever runs the test (a read-only folder does not stop root).
@@ -200,6 +256,7 @@ class SeedCommandTest {
 
         assertThat(refused.exitCode()).as(describe(refused)).isEqualTo(1);
         assertThat(Cli.errorLines(refused)).as(describe(refused)).singleElement().asString()
-                .startsWith("error: cannot write tiles to /proc/tile-seeder-test: ");
+                .isEqualTo("error: cannot create the folder /proc/tile-seeder-test: /proc takes no new folders (a proc "
+                        + "file system)");
     }
 }

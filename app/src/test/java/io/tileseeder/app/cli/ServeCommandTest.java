@@ -34,4 +34,13 @@ class ServeCommandTest {
         assertThat(result.getOutput()).as(describe(result)).doesNotContain("Tile Seeder");
         assertThat(files(out)).isEmpty();
     }
+
+    @Test
+    void aHostHttpIsNotOnIsRefusedTellingHowToStartIt(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("serve", "--host", "127.0.0.2", "--port", "1", "--out", out.toString());
+
+        assertThat(refusal(result)).isEqualTo("error: start it with the seeder script ('./seeder serve --host "
+                + "127.0.0.2'), which makes HTTP listen there, or set QUARKUS_HTTP_HOST=127.0.0.2 and "
+                + "QUARKUS_MANAGEMENT_HOST=127.0.0.2");
+    }
 }

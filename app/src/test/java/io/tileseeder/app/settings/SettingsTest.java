@@ -39,10 +39,10 @@ class SettingsTest {
             "seeder.workers.threads | 0 | seeder.workers.threads must be at least 1, not 0",
             "seeder.store.io-threads | 0 | seeder.store.io-threads must be at least 1, not 0",
             "seeder.workers.queue-capacity | 0 | seeder.workers.queue-capacity must be at least 1",
-            "seeder.workers.lock-wait | 0s | seeder.workers.lock-wait must be at least 1ms, not 0ms",
-            "seeder.workers.drain-timeout | -1s | seeder.workers.drain-timeout must be at least 0ms",
+            "seeder.workers.lock-wait | 0s | seeder.workers.lock-wait must be at least 1ms, not 0s",
+            "seeder.workers.drain-timeout | -1s | seeder.workers.drain-timeout must be at least 0s, not -1s",
             "seeder.wms.max-requests-per-upstream | 0 | seeder.wms.max-requests-per-upstream must be at least 1",
-            "seeder.outage-budget | 0s | seeder.outage-budget must be at least 1000ms, not 0ms",
+            "seeder.outage-budget | 0s | seeder.outage-budget must be at least 1s, not 0s",
     })
     void aValueOutOfRangeIsRefusedWithItsKey(String key, String value, String message) {
         SeederConfig config = Settings.declared(Map.of(key, value));

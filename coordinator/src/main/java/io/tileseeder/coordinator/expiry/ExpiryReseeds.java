@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.expiry;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.micrometer.core.instrument.Counter;
@@ -13,6 +14,7 @@ import io.tileseeder.job.IdempotencyConflictException;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JsonProblems;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.Mode;
@@ -162,7 +164,10 @@ public final class ExpiryReseeds {
                     layers.find(key.layer()).orElseThrow().maxZoom(), limits.maxListTiles());
         } catch (IOException | IllegalArgumentException e) {
             invalid.increment();
-            LOG.warning(() -> where + " dropped: " + e.getMessage().lines().findFirst().orElse(""));
+            String reason = e instanceof JsonProcessingException unreadable
+                    ? JsonProblems.reason(unreadable, "the event")
+                    : e.getMessage().lines().findFirst().orElse("");
+            LOG.warning(() -> where + " dropped: " + reason);
             return false;
         }
         Batch batch = open.get(key);

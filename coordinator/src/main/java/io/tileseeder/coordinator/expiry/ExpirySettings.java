@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.expiry;
 
+import io.tileseeder.job.Timeouts;
 import java.time.Duration;
 
 /**
@@ -15,7 +16,7 @@ public record ExpirySettings(Duration window, int maxBatches, int priority) {
     public ExpirySettings {
         if (window.isNegative() || maxBatches < 1) {
             throw new IllegalArgumentException("the expiry window must not be negative and max batches at least 1; got "
-                    + window + " and " + maxBatches);
+                    + Timeouts.format(window) + " and " + maxBatches);
         }
     }
 }

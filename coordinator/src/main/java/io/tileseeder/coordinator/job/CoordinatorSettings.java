@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.job;
 
+import io.tileseeder.job.Timeouts;
 import java.time.Duration;
 
 /**
@@ -30,10 +31,10 @@ public record CoordinatorSettings(int maxRunningJobs, int maxQueuedJobs, int max
                     + ", " + minAhead + " and " + maxAhead);
         }
         if (queueLead.isNegative()) {
-            throw new IllegalArgumentException("queueLead must not be negative, not " + queueLead);
+            throw new IllegalArgumentException("queueLead must not be negative, not " + Timeouts.format(queueLead));
         }
         if (recoverEvery.isNegative() || recoverEvery.isZero()) {
-            throw new IllegalArgumentException("recoverEvery must be positive, not " + recoverEvery);
+            throw new IllegalArgumentException("recoverEvery must be positive, not " + Timeouts.format(recoverEvery));
         }
     }
 }

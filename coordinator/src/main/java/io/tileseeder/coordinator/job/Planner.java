@@ -3,6 +3,7 @@ package io.tileseeder.coordinator.job;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.Timeouts;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.plan.MetatilePlans;
@@ -145,7 +146,7 @@ final class Planner implements AutoCloseable {
             // Shutting down: the tasks queued so far stay recorded, and a coordinator that starts resumes the plan.
         } catch (DependencyUnavailableException e) {
             failPlan(jobId, "planning stopped: " + e.dependency() + " was unavailable for longer than the outage "
-                    + "budget of " + outages.budget() + ": " + e.getMessage());
+                    + "budget of " + Timeouts.format(outages.budget()) + ": " + e.getMessage());
         } catch (Exception e) {
             if (closing || Thread.currentThread().isInterrupted()) {
                 // Shutting down, and a client turned the interrupt into its own exception (Redisson throws a

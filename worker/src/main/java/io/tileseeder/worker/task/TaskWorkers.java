@@ -1,5 +1,6 @@
 package io.tileseeder.worker.task;
 
+import io.tileseeder.job.Timeouts;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
@@ -423,7 +424,8 @@ public final class TaskWorkers implements AutoCloseable {
         long start = System.nanoTime();
         long deadline = start + drainTimeout.toNanos();
         int atWork = held();
-        LOG.info(() -> "draining: " + atWork + " metatile task(s) at work, finished for at most " + drainTimeout);
+        LOG.info(() -> "draining: " + atWork + " metatile task(s) at work, finished for at most "
+                + Timeouts.format(drainTimeout));
         try {
             fetch.join(deadline);
             prepare.inputDone();

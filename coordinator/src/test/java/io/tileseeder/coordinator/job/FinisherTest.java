@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.ForwardingTileStore;
+import io.tileseeder.adapters.LoggedRecords;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
@@ -36,17 +37,14 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -236,27 +234,10 @@ class FinisherTest {
                     : seq == 7 ? "upstream WMS answered 500" : seq >= 18 ? "error " + seq : null;
             store.record(reason == null ? succeeded(id, seq) : failed(id, seq, reason));
         }
-        List<LogRecord> logged = new ArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord entry) {
-                logged.add(entry);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger log = Logger.getLogger(Finisher.class.getName());
-        log.addHandler(handler);
-        try {
+        List<LogRecord> logged;
+        try (LoggedRecords log = LoggedRecords.of(Finisher.class)) {
             finisher(new FileTileStore(tiles)).finishIfDone(id);
-        } finally {
-            log.removeHandler(handler);
+            logged = log.records();
         }
 
         assertThat(store.get(id).orElseThrow().state()).isEqualTo(JobState.FAILED);

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.ForwardingTileStore;
+import io.tileseeder.adapters.LoggedRecords;
+import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
@@ -47,10 +48,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,32 +130,15 @@ class TaskWorkersTest {
      */
     @Test
     void aTaskThatFailsForGoodIsLoggedAsInformationNotAsAWarning() throws Exception {
-        List<LogRecord> logged = new CopyOnWriteArrayList<>();
-        Handler handler = new Handler() {
-            @Override
-            public void publish(LogRecord entry) {
-                logged.add(entry);
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        Logger workerLog = Logger.getLogger(TaskWorkers.class.getName());
-        workerLog.addHandler(handler);
-        try {
+        List<LogRecord> logged;
+        try (LoggedRecords workerLog = LoggedRecords.of(TaskWorkers.class)) {
             CountDownLatch verdict = log.latchFor("reject 0");
             start(2, 1, MAX_DELIVERIES, WorkerFixtures.openGate());
 
             queue.publish(tasks("broken", 0, 0).getFirst());
 
             assertThat(verdict.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("rejected in time; log %s", log).isTrue();
-        } finally {
-            workerLog.removeHandler(handler);
+            logged = workerLog.records();
         }
         assertThat(logged).filteredOn(entry -> entry.getMessage().contains("failed for good")).singleElement()
                 .satisfies(entry -> assertThat(entry.getLevel()).isEqualTo(Level.INFO));

@@ -70,13 +70,13 @@ public final class JsonProblems {
     }
 
     /** Where Jackson stopped: {@code line 1, column 34}. */
-    public static String location(JsonProcessingException e) {
+    private static String location(JsonProcessingException e) {
         return e.getLocation() == null ? "an unknown place"
                 : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
     }
 
     /** What a value of this Java type looks like in JSON or YAML. */
-    public static String kind(Class<?> type) {
+    private static String kind(Class<?> type) {
         if (type == null) {
             return "a value of another kind";
         }

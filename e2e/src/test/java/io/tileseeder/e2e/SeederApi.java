@@ -9,7 +9,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The coordinators' REST API through their Service, as a user reaches it. The coordinator may be restarting (a
@@ -19,6 +21,8 @@ final class SeederApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration POLL = Duration.ofMillis(500);
+    /** How long a submission is tried: beyond a rolling upgrade of the coordinators. */
+    private static final Duration SUBMIT_WAIT = Duration.ofMinutes(2);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
@@ -30,22 +34,23 @@ final class SeederApi {
     }
 
     /** Submits a reseed of the bundled world layer, zoom 0 to {@code maxZoom}; the job's id. */
-    String submitWorld(int maxZoom, String label) throws IOException, InterruptedException {
+    String submitWorld(int maxZoom, String label) throws InterruptedException {
         return submit("world", maxZoom, label);
     }
 
-    /** Submits a reseed of {@code layer}, zoom levels 0 to {@code maxZoom}, labelled; its id. */
-    String submit(String layer, int maxZoom, String label) throws IOException, InterruptedException {
+    /**
+     * Submits a reseed of {@code layer}, zoom levels 0 to {@code maxZoom}, labelled; its id. Sent with an
+     * Idempotency-Key and tried again while the API cannot answer (a rolling upgrade, a Service whose endpoints
+     * are still changing), so a retry after a lost answer returns the same job rather than a second one.
+     */
+    String submit(String layer, int maxZoom, String label) throws InterruptedException {
         String body = """
                 {"layer": "%s", "zoom": {"min": 0, "max": %d}, "mode": "reseed", "labels": {"e2e": "%s"}}"""
                 .formatted(layer, maxZoom, label);
-        HttpResponse<String> response = http.send(request("jobs").POST(HttpRequest.BodyPublishers.ofString(body))
-                .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 202) {
-            throw new IllegalStateException("POST /api/v1/jobs answered " + response.statusCode() + ": "
-                    + response.body());
-        }
-        return JSON.readTree(response.body()).get("id").asText();
+        String key = UUID.randomUUID().toString();
+        JsonNode job = answer("POST /api/v1/jobs", () -> request("jobs").POST(HttpRequest.BodyPublishers.ofString(body))
+                .header("Content-Type", "application/json").header("Idempotency-Key", key).build(), 202, SUBMIT_WAIT);
+        return job.get("id").asText();
     }
 
     /** The coordinator's estimate of a reseed of {@code layer}, zoom 0 to {@code maxZoom} (a dry run). */
@@ -64,24 +69,32 @@ final class SeederApi {
 
     /** The job as GET /api/v1/jobs/{id} shows it, retried while the API cannot answer, for at most {@code wait}. */
     JsonNode job(String id, Duration wait) throws InterruptedException {
+        return answer("GET /api/v1/jobs/" + id, () -> request("jobs/" + id).GET().build(), 200, wait);
+    }
+
+    /**
+     * The body of the answer {@code expected} to {@code request}, tried again through connections that fail or time
+     * out and 503s for at most {@code wait}; any other status fails at once.
+     */
+    private JsonNode answer(String what, Supplier<HttpRequest> request, int expected, Duration wait)
+            throws InterruptedException {
         Instant deadline = Instant.now().plus(wait);
         String last = "no answer";
         while (true) {
             try {
-                HttpResponse<String> response = http.send(request("jobs/" + id).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200) {
+                HttpResponse<String> response = http.send(request.get(), HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == expected) {
                     return JSON.readTree(response.body());
                 }
                 last = response.statusCode() + " " + response.body();
                 if (response.statusCode() != 503) {
-                    throw new IllegalStateException("GET /api/v1/jobs/" + id + " answered " + last);
+                    throw new IllegalStateException(what + " answered " + last);
                 }
             } catch (IOException e) {
                 last = e.toString();
             }
             if (Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException("no answer about job " + id + " within " + wait + ": " + last);
+                throw new IllegalStateException(what + ": no answer within " + wait + ": " + last);
             }
             Thread.sleep(POLL);
         }

@@ -174,15 +174,19 @@ public final class MetatileProcessor {
             metrics.lockContended();
             return Optional.empty();
         }
+        Prepared prepared = null;
         try {
-            return Optional.of(switch (task.mode()) {
+            prepared = switch (task.mode()) {
                 case SEED -> render(task, layer, lease.get(), seed);
                 case RESEED -> render(task, layer, lease.get(), reseed);
                 case TRUNCATE -> Prepared.truncation(lease.get(), task, keys(task), DoneMetatiles.markers(task));
-            });
-        } catch (IOException | RuntimeException e) {
-            lease.get().close();
-            throw e;
+            };
+            return Optional.of(prepared);
+        } finally {
+            if (prepared == null) {
+                // Failed, interrupted or broken: nobody else will release the lock before its lease ends.
+                lease.get().close();
+            }
         }
     }
 

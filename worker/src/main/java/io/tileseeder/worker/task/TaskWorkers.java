@@ -87,22 +87,55 @@ public final class TaskWorkers implements AutoCloseable {
     private final StagePool<Encoded> store;
     private volatile boolean running = true;
 
-    /** A task whose job let it in: its delivery and the job's pass, held until its tiles are stored. */
-    private record Entered(CountedDelivery delivery, JobGate.Pass pass) implements StagePool.Held {
+    /**
+     * What a stage holds of one task: its delivery, and what was taken for it. {@link #letGo} releases what was
+     * taken (the job's pass, the metatile's lock) and keeps the delivery for its verdict; {@link #giveBack} also
+     * gives the delivery back untouched.
+     */
+    private interface Holding extends StagePool.Held {
+        CountedDelivery delivery();
+
+        void letGo();
+
         @Override
-        public void giveBack() {
+        default void giveBack() {
+            letGo();
+            delivery().release();
+        }
+    }
+
+    /** A task taken from the queue, before its job let it in, or after its tiles are stored: only its delivery. */
+    private record Taken(CountedDelivery delivery) implements Holding {
+        @Override
+        public void letGo() {
+        }
+    }
+
+    /** A task whose job let it in: its delivery and the job's pass, held until its tiles are stored. */
+    private record Entered(CountedDelivery delivery, JobGate.Pass pass) implements Holding {
+        @Override
+        public void letGo() {
             pass.close();
-            delivery.release();
         }
     }
 
     /** A task whose metatile is encoded and locked, to be stored. */
-    private record Encoded(Entered entered, MetatileProcessor.Prepared prepared) implements StagePool.Held {
+    private record Encoded(Entered entered, MetatileProcessor.Prepared prepared) implements Holding {
         @Override
-        public void giveBack() {
-            prepared.abandon();
-            entered.giveBack();
+        public CountedDelivery delivery() {
+            return entered.delivery();
         }
+
+        @Override
+        public void letGo() {
+            prepared.abandon();
+            entered.letGo();
+        }
+    }
+
+    /** One step of a stage's work on a task; returns what the stage goes on with (never null). */
+    private interface Step<T> {
+        T run() throws Exception;
     }
 
     /**
@@ -224,26 +257,17 @@ public final class TaskWorkers implements AutoCloseable {
             delivery.release();
             return false;
         }
-        Optional<JobGate.Pass> entered;
-        try {
-            entered = patiently(delivery, () -> gate.enter(delivery.task().jobId()));
-        } catch (InterruptedException e) {
-            delivery.release();
-            throw e;
-        } catch (Error e) {
-            fatal(PipelineStage.FETCH, e);
-            delivery.release();
-            throw e;
-        } catch (Exception e) {
-            failed(delivery, e);
+        Optional<Optional<JobGate.Pass>> entered = guard(PipelineStage.FETCH, new Taken(delivery),
+                () -> patiently(delivery, () -> gate.enter(delivery.task().jobId())));
+        if (entered.isEmpty()) {
             return false;
         }
-        if (entered.isEmpty()) {
+        if (entered.get().isEmpty()) {
             // The job is final or unknown: nothing of it is rendered or written any more.
             delivery.drop();
             return false;
         }
-        prepare.handOver(new Entered(delivery, entered.get()));
+        prepare.handOver(new Entered(delivery, entered.get().get()));
         return true;
     }
 
@@ -252,9 +276,9 @@ public final class TaskWorkers implements AutoCloseable {
     /** Renders and encodes the task's metatile under its pass, then hands it to store. */
     private void prepare(Entered entered) throws InterruptedException {
         CountedDelivery delivery = entered.delivery();
-        Optional<MetatileProcessor.Prepared> prepared;
-        try {
-            prepared = patiently(delivery, entered.pass(), () -> processor.prepare(delivery.task()));
+        Optional<Optional<MetatileProcessor.Prepared>> tried = guard(PipelineStage.PREPARE, entered, () -> {
+            Optional<MetatileProcessor.Prepared> prepared = patiently(delivery, entered.pass(),
+                    () -> processor.prepare(delivery.task()));
             // Its metatile is locked elsewhere: keep the task (renewed) and try the lock again, each try waiting up
             // to the lock wait. Released, it would spend one of the deliveries the queue allows, and a broker that
             // counts them (Kafka's share groups archive a record at group.share.delivery.count.limit) would drop it
@@ -264,20 +288,14 @@ public final class TaskWorkers implements AutoCloseable {
                 delivery.renew();
                 prepared = patiently(delivery, entered.pass(), () -> processor.prepare(delivery.task()));
             }
-        } catch (InterruptedException e) {
-            entered.giveBack();
-            throw e;
-        } catch (Error e) {
-            fatal(PipelineStage.PREPARE, e);
-            entered.giveBack();
-            throw e;
-        } catch (Exception e) {
-            entered.pass().close();
-            failed(delivery, e);
+            return prepared;
+        });
+        if (tried.isEmpty()) {
             return;
         }
+        Optional<MetatileProcessor.Prepared> prepared = tried.get();
         if (prepared.isEmpty() && entered.pass().jobFinal()) {
-            entered.pass().close();
+            entered.letGo();
             delivery.drop(); // its job ended while it waited: nothing of it is rendered or written any more
             return;
         }
@@ -286,62 +304,42 @@ public final class TaskWorkers implements AutoCloseable {
             return;
         }
         Encoded encoded = new Encoded(entered, prepared.get());
-        try {
-            // A full store stage (the store down, every thread waiting for it): keep the task while waiting.
+        // A full store stage (the store down, every thread waiting for it): keep the task while waiting.
+        Optional<Boolean> reserved = guard(PipelineStage.PREPARE, encoded, () -> {
             while (!store.reserve(SLOT_WAIT)) {
                 delivery.renew();
             }
-        } catch (InterruptedException e) {
-            encoded.giveBack();
-            throw e;
-        } catch (Error e) {
-            fatal(PipelineStage.PREPARE, e);
-            encoded.giveBack();
-            throw e;
+            return true;
+        });
+        if (reserved.isPresent()) {
+            store.handOver(encoded);
         }
-        store.handOver(encoded);
     }
 
     // ---- store, then report ---------------------------------------------------------------------------------
 
-    private void store(Encoded encoded) {
-        CountedDelivery delivery = encoded.entered().delivery();
+    private void store(Encoded encoded) throws InterruptedException {
+        CountedDelivery delivery = encoded.delivery();
         JobGate.Pass pass = encoded.entered().pass();
-        try {
-            if (pass.jobFinal()) {
-                // The job ended while its metatile was rendered: write nothing of it.
-                encoded.prepared().abandon();
-                pass.close();
-                delivery.drop();
-                return;
-            }
-            TileCounts counts;
-            try {
-                counts = patiently(delivery, pass, () -> processor.store(encoded.prepared()));
-            } catch (Exception e) {
-                encoded.prepared().abandon(); // the store kept the lock for another try: give it up now
-                throw e;
-            } finally {
-                pass.close(); // every tile of the task is written, or none will be by this delivery
-            }
+        if (pass.jobFinal()) {
+            // The job ended while its metatile was rendered: write nothing of it.
+            encoded.letGo();
+            delivery.drop();
+            return;
+        }
+        Optional<TileCounts> stored = guard(PipelineStage.STORE, encoded,
+                () -> patiently(delivery, pass, () -> processor.store(encoded.prepared())));
+        if (stored.isEmpty()) {
+            return;
+        }
+        pass.close(); // every tile of the task is written
+        TileCounts counts = stored.get();
+        guard(PipelineStage.STORE, new Taken(delivery), () -> {
             report(delivery, TaskResult.succeeded(delivery.task(), counts));
             metrics.tiles(counts);
             delivery.accept();
-        } catch (InterruptedException e) {
-            delivery.release();
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            try {
-                failed(delivery, e);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        } catch (Error e) {
-            fatal(PipelineStage.STORE, e);
-            pass.close();
-            delivery.release();
-            throw e;
-        }
+            return counts;
+        });
     }
 
     /**
@@ -357,6 +355,30 @@ public final class TaskWorkers implements AutoCloseable {
             });
         } finally {
             reporting.decrementAndGet();
+        }
+    }
+
+    /**
+     * The one way every stage meets what goes wrong while it works a task: interrupted (closing, or another stage
+     * failed), the task is given back untouched and the interruption goes on; an {@link Error} stops the pipeline,
+     * the task is given back and the error ends the thread; any other exception is the task's own failure: what was
+     * taken for it is let go and the task is released for another try or, after its last, recorded FAILED. Returns
+     * what the step returned, or empty once the task has its verdict.
+     */
+    private <T> Optional<T> guard(PipelineStage stage, Holding holding, Step<T> step) throws InterruptedException {
+        try {
+            return Optional.of(step.run());
+        } catch (InterruptedException e) {
+            holding.giveBack();
+            throw e;
+        } catch (Error e) {
+            fatal(stage, e);
+            holding.giveBack();
+            throw e;
+        } catch (Exception e) {
+            holding.letGo();
+            failed(holding.delivery(), e);
+            return Optional.empty();
         }
     }
 

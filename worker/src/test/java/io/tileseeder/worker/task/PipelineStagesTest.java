@@ -9,7 +9,6 @@ import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
 import io.tileseeder.layer.LayerCatalogConfig;
-import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.EncodedTile;
@@ -25,7 +24,6 @@ import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import io.tileseeder.worker.task.WorkerMetrics.PipelineStage;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -65,11 +63,8 @@ class PipelineStagesTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        Path config = Files.createDirectories(dir.resolve("config"));
         tiles = dir.resolve("tiles");
-        Files.writeString(config.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(10, 10, 20, 20));
-        catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
-                WorkerFixtures.layerYaml("box", "box.geojson", "skip"))));
+        catalog = WorkerFixtures.boxCatalog(dir);
         lock = new MapLock();
         log = new Log();
         queue = new TestQueue(4, log);

@@ -110,6 +110,13 @@ public final class WorkerFixtures {
         return new LayerResources(catalog, new WmsClient(4));
     }
 
+    /** The catalogue of one layer, "box": the rectangle 10..20° E, 10..20° N, written into {@code dir}/config. */
+    public static LayerCatalogConfig boxCatalog(Path dir) throws IOException {
+        Path config = Files.createDirectories(dir.resolve("config"));
+        Files.writeString(config.resolve("box.geojson"), rectangleGeoJson(10, 10, 20, 20));
+        return LayerCatalogFile.read(writeCatalog(config, catalogYaml(layerYaml("box", "box.geojson", "skip"))));
+    }
+
     /** Writes a catalogue file into {@code dir} and returns it. */
     public static Path writeCatalog(Path dir, String yaml) throws IOException {
         Path file = dir.resolve("layers.yaml");

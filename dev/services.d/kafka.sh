@@ -78,6 +78,10 @@ share.coordinator.state.topic.min.isr=1
 share.coordinator.state.topic.num.partitions=1
 # No point delaying the first rebalance of a classic group on a dev box.
 group.initial.rebalance.delay.ms=0
+# Let the workers' share group have a short session (seeder.kafka.session-timeout sets it on the group), so that
+# a dead worker's tasks go to the others within seconds instead of the default 45 s.
+group.share.min.session.timeout.ms=2000
+group.share.min.heartbeat.interval.ms=500
 EOF
   # Kafka 4 logs through log4j 2; the official distribution's config is not in the jars, so write one.
   # One file, rewritten on every start, so an error message's pointer shows this run only.

@@ -114,6 +114,7 @@ public class Engines {
         return new ClusterSettings(kafka.bootstrap().get(), kafka.tasksTopic(), kafka.resultsTopic(), kafka.eventsTopic(),
                 kafka.partitions(), kafka.workerGroup(), kafka.coordinatorGroup(), consumers, topology,
                 redis.syncReplicas(), redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout(),
+                kafka.sessionTimeout(),
                 config.expiry().enabled() ? kafka.expiryTopic() : null, new ClusterSettings.Expiry(
                         config.expiry().window(), config.expiry().maxBatches(), config.expiry().priority()));
     }

@@ -131,6 +131,14 @@ public interface SeederConfig {
         /** How long start-up waits for Kafka, Redis and the store to answer before it gives up. */
         @WithDefault("15s")
         Duration connectTimeout();
+
+        /**
+         * How soon a dead worker's tasks go to the others: the workers' share group's session timeout, set on the
+         * group at start-up with a heartbeat of a quarter of it. The brokers must allow it
+         * ({@code group.share.min.session.timeout.ms}, 45 s by default); if they refuse, the group keeps theirs.
+         */
+        @WithDefault("8s")
+        Duration sessionTimeout();
     }
 
     /** Redis, for the distributed mode: job records, progress and the metatile locks. */

@@ -39,7 +39,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <p>The share group must start at the earliest offset ({@code share.auto.offset.reset=earliest}, a group config
  * set through the Admin API; the consumer refuses {@code auto.offset.reset}), or tasks produced before the first
  * worker joined are never delivered. The constructor does this and creates the topic
- * ({@link KafkaTopics#prepareShareGroup}).
+ * ({@link KafkaTopics#prepareShareGroup}), and sets the group's session timeout when one is given
+ * ({@link KafkaTopics#limitSession}).
  */
 public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
 
@@ -53,10 +54,12 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
      *                         it waits at most this, whatever timeout it is given
      * @param fetchWait        how long a consumer thread's {@code poll()} waits for records
      * @param clientProperties extra client settings (security, client id, ...) for producer, consumers and admin
+     * @param sessionTimeout   how soon the broker hands a dead consumer's tasks to the others (the share group's
+     *                         {@code share.session.timeout.ms}); null leaves the group's setting as it is
      */
     public record Config(String bootstrapServers, String topic, String groupId, int partitions, int maxPollRecords,
                          int consumers, Duration producerMaxBlock, Duration fetchWait,
-                         Map<String, String> clientProperties) {
+                         Map<String, String> clientProperties, Duration sessionTimeout) {
 
         public Config {
             Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -74,17 +77,22 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
          */
         public static Config of(String bootstrapServers, String topic, String groupId, int consumers) {
             return new Config(bootstrapServers, topic, groupId, 12, 16, consumers, Duration.ofSeconds(1),
-                    Duration.ofMillis(100), Map.of());
+                    Duration.ofMillis(100), Map.of(), null);
         }
 
         public Config withPartitions(int partitions) {
             return new Config(bootstrapServers, topic, groupId, partitions, maxPollRecords, consumers,
-                    producerMaxBlock, fetchWait, clientProperties);
+                    producerMaxBlock, fetchWait, clientProperties, sessionTimeout);
         }
 
         public Config withMaxPollRecords(int maxPollRecords) {
             return new Config(bootstrapServers, topic, groupId, partitions, maxPollRecords, consumers,
-                    producerMaxBlock, fetchWait, clientProperties);
+                    producerMaxBlock, fetchWait, clientProperties, sessionTimeout);
+        }
+
+        public Config withSessionTimeout(Duration sessionTimeout) {
+            return new Config(bootstrapServers, topic, groupId, partitions, maxPollRecords, consumers,
+                    producerMaxBlock, fetchWait, clientProperties, sessionTimeout);
         }
 
     }
@@ -101,6 +109,9 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         this.config = config;
         try (Admin admin = KafkaClients.admin(config.bootstrapServers(), config.clientProperties())) {
             KafkaTopics.prepareShareGroup(admin, config.topic(), config.partitions(), config.groupId());
+            if (config.sessionTimeout() != null) {
+                KafkaTopics.limitSession(admin, config.groupId(), config.sessionTimeout());
+            }
         }
         this.producer = new KafkaProducer<>(producerProperties(config), new StringSerializer(), new ByteArraySerializer());
         try {

@@ -2,6 +2,7 @@ package io.tileseeder.adapters.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tileseeder.adapters.LoggedRecords;
 import io.tileseeder.adapters.TaskQueueContract;
 import io.tileseeder.port.ReleaseBackoff;
 import io.tileseeder.port.TaskDelivery;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +73,37 @@ class KafkaTaskQueueIT extends TaskQueueContract {
                 System.err.println("(cleanup) could not delete share group " + config.groupId() + ": " + e);
             }
             admin.deleteTopics(List.of(config.topic())).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void theGroupsSessionIsSetAndOneTheBrokersRefuseIsAWarningNotAFailure() throws Exception {
+        ((KafkaTaskQueue) queue).close(); // its consumers would take the task below
+        KafkaTaskQueue limited = new KafkaTaskQueue(config.withSessionTimeout(Duration.ofSeconds(8)));
+        opened.add(limited);
+        limited.close();
+        assertThat(groupConfig("share.session.timeout.ms")).isEqualTo("8000");
+        assertThat(groupConfig("share.heartbeat.interval.ms")).isEqualTo("2000");
+
+        // Below the brokers' group.share.min.session.timeout.ms (2 s in dev/services).
+        try (LoggedRecords logged = LoggedRecords.of(KafkaTopics.class)) {
+            KafkaTaskQueue refused = new KafkaTaskQueue(config.withSessionTimeout(Duration.ofMillis(500)));
+            opened.add(refused);
+            assertThat(logged.records()).singleElement().satisfies(r -> assertThat(r.getMessage())
+                    .contains("refused a session timeout of 500 ms", config.groupId(),
+                            "group.share.min.session.timeout.ms"));
+            assertThat(groupConfig("share.session.timeout.ms")).as("kept").isEqualTo("8000");
+            assertThat(refused.offer(task(1), Duration.ofSeconds(5))).isTrue();
+            refused.flush();
+            List<TaskDelivery> got = take(refused, 1, TaskDelivery::accept);
+            assertThat(got).singleElement().satisfies(d -> assertThat(d.task().seq()).isEqualTo(1));
+        }
+    }
+
+    private String groupConfig(String name) throws Exception {
+        ConfigResource group = new ConfigResource(ConfigResource.Type.GROUP, config.groupId());
+        try (Admin admin = admin()) {
+            return admin.describeConfigs(List.of(group)).all().get(30, TimeUnit.SECONDS).get(group).get(name).value();
         }
     }
 

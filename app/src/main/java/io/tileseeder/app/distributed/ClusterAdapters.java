@@ -231,7 +231,8 @@ public final class ClusterAdapters implements Adapters {
     /** The task queue on Kafka, with {@code consumers} share consumers (0: it only produces). */
     private KafkaTaskQueue tasks(int consumers) {
         return add(new KafkaTaskQueue(KafkaTaskQueue.Config.of(cluster.kafkaBootstrap(), cluster.tasksTopic(),
-                cluster.workerGroup(), consumers).withPartitions(cluster.partitions())));
+                cluster.workerGroup(), consumers).withPartitions(cluster.partitions())
+                .withSessionTimeout(cluster.sessionTimeout())));
     }
 
     /** An acknowledged producer to {@code topic}, which is created if missing. */

@@ -1,6 +1,7 @@
 package io.tileseeder.app.distributed;
 
 import io.tileseeder.adapters.redis.RedisTopology;
+import io.tileseeder.job.Timeouts;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -13,13 +14,15 @@ import java.util.Objects;
  * @param keyPrefix      prefix of every Redis key
  * @param retainFinished how long finished jobs stay in Redis
  * @param connectTimeout how long start-up waits for a service before it reports it unreachable
+ * @param sessionTimeout the workers' share group's session timeout: how soon a dead worker's tasks go to others
  * @param expiryTopic    the tile-expiry topic the coordinators read, or null when they do not
  * @param expiry         how its events become reseed jobs (plain values: a worker's image has no coordinator classes)
  */
 public record ClusterSettings(String kafkaBootstrap, String tasksTopic, String resultsTopic, String eventsTopic,
                               int partitions, String workerGroup, String coordinatorGroup, int consumers,
                               RedisTopology redis, int syncReplicas, String keyPrefix, Duration retainFinished,
-                              Duration connectTimeout, String expiryTopic, Expiry expiry) {
+                              Duration connectTimeout, Duration sessionTimeout, String expiryTopic,
+                              Expiry expiry) {
 
     /** {@code seeder.expiry.*}: the merge window, the batches merging at once, the jobs' priority. */
     public record Expiry(Duration window, int maxBatches, int priority) {
@@ -33,6 +36,10 @@ public record ClusterSettings(String kafkaBootstrap, String tasksTopic, String r
         }
         if (syncReplicas < 0) {
             throw new IllegalArgumentException("seeder.redis.sync-replicas must not be negative, got " + syncReplicas);
+        }
+        if (sessionTimeout.isNegative() || sessionTimeout.isZero()) {
+            throw new IllegalArgumentException("seeder.kafka.session-timeout must be positive, got "
+                    + Timeouts.format(sessionTimeout));
         }
         if (consumers < 1) {
             throw new IllegalArgumentException("seeder.kafka.consumers must be at least 1, got " + consumers);

@@ -161,11 +161,20 @@ class DistributedSeedingIT {
         try (Cluster cluster = new Cluster(name(info))) {
             cluster.startCoordinator();
             SeederProcess doomed = cluster.startWorker("worker-a");
-            cluster.startWorker("worker-b");
+            SeederProcess survivor = cluster.startWorker("worker-b");
 
             String job = cluster.submit(0, 7);
             cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
             doomed.kill();
+            long killed = System.nanoTime();
+            // The tasks the dead worker held come back once its share-group session ends (seeder.kafka.session-timeout,
+            // 8 s), not after the brokers' default of 45 s.
+            awaitWorkers(List.of(survivor), "task of the killed worker redelivered",
+                    scrapes -> scrapes.getFirst().sum("seeder_task_redeliveries_total") > 0);
+            Duration handedOver = Duration.ofNanos(System.nanoTime() - killed);
+            System.out.println("the killed worker's first task reached the other " + handedOver.toMillis()
+                    + " ms after the kill");
+            assertThat(handedOver).as("from the kill to the first task redelivered").isLessThan(Duration.ofSeconds(30));
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");

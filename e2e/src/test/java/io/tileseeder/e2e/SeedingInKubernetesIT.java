@@ -36,8 +36,13 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SeedingInKubernetesIT {
 
-    /** The tiles of the world layer the jobs of the disturbed runs cover: long enough to disturb mid-way. */
+    /**
+     * The tiles of the world layer the jobs of the disturbed runs cover: long enough to disturb mid-way (5,461
+     * metatiles), for a disturbance that needs the job to outlast pods starting or the planner still planning.
+     */
     private static final int DISTURBED_ZOOM = 8;
+    /** A shorter job (1,367 metatiles), for a disturbance done at once: a pod deleted. */
+    private static final int DELETED_POD_ZOOM = 7;
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(10);
 
     private static Kube kube;
@@ -80,7 +85,7 @@ class SeedingInKubernetesIT {
     @Test
     @Order(2)
     void aWorkerPodForceDeletedMidJobLosesNoTile(TestInfo info) throws Exception {
-        seedDisturbed(info, running -> kube.kubectl("delete", "pod", kube.pods("worker").getFirst(),
+        seedDisturbed(info, DELETED_POD_ZOOM, running -> kube.kubectl("delete", "pod", kube.pods("worker").getFirst(),
                 "--grace-period=0", "--force", "--wait=false"));
     }
 
@@ -122,7 +127,7 @@ class SeedingInKubernetesIT {
     @Test
     @Order(5)
     void theRedisPodDeletedMidJobIsWaitedOut(TestInfo info) throws Exception {
-        seedDisturbed(info, running -> kube.deps("delete", "pod", "-l", "app=redis", "--wait=false"));
+        seedDisturbed(info, DELETED_POD_ZOOM, running -> kube.deps("delete", "pod", "-l", "app=redis", "--wait=false"));
     }
 
     @Test
@@ -243,14 +248,19 @@ class SeedingInKubernetesIT {
      * SUCCEEDED with every tile and one event after the last; the job at its end.
      */
     private static JsonNode seedDisturbed(TestInfo info, Disturbance disturbance) throws Exception {
-        String job = api.submitWorld(DISTURBED_ZOOM, label(info));
+        return seedDisturbed(info, DISTURBED_ZOOM, disturbance);
+    }
+
+    /** As {@link #seedDisturbed(TestInfo, Disturbance)}, over world z0-{@code maxZoom}. */
+    private static JsonNode seedDisturbed(TestInfo info, int maxZoom, Disturbance disturbance) throws Exception {
+        String job = api.submitWorld(maxZoom, label(info));
         JsonNode running = api.awaitJob(job, j -> SeederApi.progress(j, "tilesDone") > 0, "tiles done", JOB_TIMEOUT);
         Instant disturbed = Instant.now();
         disturbance.apply(running);
         JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
         assertThat(Instant.parse(done.get("finished").asText())).as("the job's end, after the disturbance began")
                 .isAfter(disturbed);
-        assertEveryTile(job, done, DISTURBED_ZOOM);
+        assertEveryTile(job, done, maxZoom);
         return done;
     }
 

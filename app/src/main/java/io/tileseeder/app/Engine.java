@@ -2,58 +2,55 @@ package io.tileseeder.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tileseeder.app.distributed.ClusterAdapters;
-import io.tileseeder.app.distributed.ClusterSettings;
 import io.tileseeder.app.dryrun.DryRun;
-import io.tileseeder.app.embedded.LocalAdapters;
-import io.tileseeder.app.health.Monitored;
-import io.tileseeder.app.settings.Settings;
-import io.tileseeder.app.wiring.Adapters;
 import io.tileseeder.app.wiring.CoordinatorRole;
-import io.tileseeder.app.wiring.WorkerRole;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.layer.LayerCatalogConfig;
-import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.runtime.distributed.ClusterAdapters;
+import io.tileseeder.runtime.distributed.ClusterSettings;
+import io.tileseeder.runtime.embedded.LocalAdapters;
+import io.tileseeder.runtime.health.Monitored;
+import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.runtime.wiring.Adapters;
+import io.tileseeder.runtime.wiring.WorkerRole;
 import io.tileseeder.worker.task.WorkerMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * What one process runs: a set of adapters, and the coordinator's job lifecycle, the worker's pipeline or both
- * on it. The embedded mode is both roles on the in-process adapters; {@code seeder serve} in the distributed mode
- * is the coordinator and {@code seeder worker} the worker, each on the Kafka, Redis and S3 adapters. Nothing else
- * tells the modes apart.
+ * What a process behind the API runs: the coordinator's job lifecycle on a set of adapters, and in the embedded
+ * mode the worker's pipeline beside it on the in-process adapters. {@code seeder serve} in the distributed mode is
+ * the coordinator alone, on the Kafka, Redis and S3 adapters; a distributed worker is a
+ * {@link io.tileseeder.runtime.WorkerProcess}, which has no coordinator classes.
  */
 public final class Engine implements Monitored, AutoCloseable {
 
     private final Settings settings;
     private final LayerCatalogConfig layers;
     private final Adapters adapters;
-    /** Null in a worker process. */
     private final CoordinatorRole coordinator;
-    /** Null in a distributed coordinator. */
-    private final WorkerRole worker;
-    /** Null in a worker process. */
     private final DryRun dryRun;
+    /** The pipeline in this process: the embedded mode's; empty in a distributed coordinator. */
+    private final Optional<WorkerRole> worker;
 
-    private Engine(Settings settings, LayerCatalogConfig layers, Adapters adapters, boolean coordinates,
-                   boolean works, MeterRegistry registry) {
+    private Engine(Settings settings, LayerCatalogConfig layers, Adapters adapters, Optional<ClusterSettings> cluster,
+                   MeterRegistry registry) {
         this.settings = settings;
         this.layers = layers;
         this.adapters = adapters;
-        this.coordinator = coordinates ? new CoordinatorRole(adapters, layers, settings.jobs(), registry) : null;
-        this.dryRun = coordinates ? new DryRun(layers, settings.workers().wmsRequestsPerUpstream(),
-                settings.jobs().dryRunSamples(), settings.workers().threads()) : null;
+        this.coordinator = new CoordinatorRole(adapters, layers, settings.jobs(), registry, cluster);
+        this.dryRun = new DryRun(layers, settings.workers().wmsRequestsPerUpstream(),
+                settings.jobs().dryRunSamples(), settings.workers().threads());
         try {
-            this.worker = works ? new WorkerRole(adapters, layers, settings.workers(), registry) : null;
+            this.worker = cluster.isPresent() ? Optional.empty()
+                    : Optional.of(new WorkerRole(adapters, layers, settings.workers(), registry));
         } catch (RuntimeException e) {
-            if (coordinator != null) {
-                coordinator.close();
-            }
+            coordinator.close();
             throw e;
         }
     }
@@ -65,29 +62,22 @@ public final class Engine implements Monitored, AutoCloseable {
 
     /** Coordinator and workers in this JVM, their meters in {@code registry}. */
     public static Engine embedded(Settings settings, MeterRegistry registry) {
-        return start(settings, () -> new LocalAdapters(settings), true, true, registry);
+        return start(settings, () -> new LocalAdapters(settings), Optional.empty(), registry);
     }
 
     /** A distributed coordinator: connects to Kafka, Redis and the store, and starts consuming results. */
     public static Engine coordinator(Settings settings, ClusterSettings cluster, MeterRegistry registry) {
-        return start(settings, () -> ClusterAdapters.open(settings.store(), settings.outageBudget(), cluster), true,
-                false, registry);
-    }
-
-    /** A distributed worker: connects to Kafka, Redis and the store, and starts taking tasks. */
-    public static Engine worker(Settings settings, ClusterSettings cluster, MeterRegistry registry) {
-        return start(settings, () -> ClusterAdapters.open(settings.store(), settings.outageBudget(), cluster), false,
-                true, registry);
+        return start(settings, () -> ClusterAdapters.open(settings.store(), settings.outageBudget(), cluster),
+                Optional.of(cluster), registry);
     }
 
     /** Reads the layers first, so that a broken layer file is named before any connection is made. */
-    private static Engine start(Settings settings, Supplier<Adapters> open, boolean coordinates, boolean works,
+    private static Engine start(Settings settings, Supplier<Adapters> open, Optional<ClusterSettings> cluster,
                                 MeterRegistry registry) {
-        LayerCatalogConfig layers = settings.layersFile().map(LayerCatalogFile::read)
-                .orElseGet(LayerCatalogFile::bundled);
+        LayerCatalogConfig layers = settings.layers();
         Adapters adapters = open.get();
         try {
-            return new Engine(settings, layers, adapters, coordinates, works, registry);
+            return new Engine(settings, layers, adapters, cluster, registry);
         } catch (RuntimeException e) {
             adapters.close();
             throw e;
@@ -98,19 +88,12 @@ public final class Engine implements Monitored, AutoCloseable {
         return settings;
     }
 
-    /** The job service; a worker process has none. */
     public JobService jobs() {
-        if (coordinator == null) {
-            throw new IllegalStateException("a worker process runs no job service");
-        }
         return coordinator.jobs();
     }
 
-    /** Estimates jobs without running them; a worker process has none. */
+    /** Estimates jobs without running them. */
     public DryRun dryRun() {
-        if (dryRun == null) {
-            throw new IllegalStateException("a worker process runs no dry runs");
-        }
         return dryRun;
     }
 
@@ -122,12 +105,9 @@ public final class Engine implements Monitored, AutoCloseable {
         return adapters.store();
     }
 
-    /** The pipeline's meters; a distributed coordinator has no pipeline. */
-    public WorkerMetrics metrics() {
-        if (worker == null) {
-            throw new IllegalStateException("a distributed coordinator runs no workers");
-        }
-        return worker.metrics();
+    /** The meters of the pipeline in this process; a distributed coordinator has none. */
+    public Optional<WorkerMetrics> metrics() {
+        return worker.map(WorkerRole::metrics);
     }
 
     @Override
@@ -137,14 +117,9 @@ public final class Engine implements Monitored, AutoCloseable {
 
     @Override
     public List<String> deadLoops() {
-        List<String> dead = new ArrayList<>();
-        if (coordinator != null) {
-            dead.addAll(coordinator.jobs().deadLoops());
-        }
+        List<String> dead = new ArrayList<>(coordinator.deadLoops());
         dead.addAll(adapters.deadLoops());
-        if (worker != null) {
-            dead.addAll(worker.deadLoops());
-        }
+        worker.ifPresent(w -> dead.addAll(w.deadLoops()));
         return dead;
     }
 
@@ -155,14 +130,10 @@ public final class Engine implements Monitored, AutoCloseable {
     @Override
     public void close() {
         try {
-            if (worker != null) {
-                worker.close();
-            }
+            worker.ifPresent(WorkerRole::close);
         } finally {
             try {
-                if (coordinator != null) {
-                    coordinator.close();
-                }
+                coordinator.close();
             } finally {
                 adapters.close();
             }

@@ -2,75 +2,111 @@ package io.tileseeder.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.LaunchMode;
-import io.tileseeder.adapters.redis.RedisTopology;
-import io.tileseeder.app.distributed.ClusterSettings;
-import io.tileseeder.app.health.Monitored;
-import io.tileseeder.app.settings.Settings;
+import io.tileseeder.app.dryrun.DryRun;
+import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.runtime.SeederConfig;
+import io.tileseeder.runtime.WorkerProcess;
+import io.tileseeder.runtime.distributed.ClusterSettings;
+import io.tileseeder.runtime.health.Running;
+import io.tileseeder.runtime.settings.Settings;
 import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.util.Optional;
 
 /**
- * Holds what this process runs: an {@link Engine} behind the API (embedded or a distributed coordinator, by
- * {@code seeder.mode}), or a distributed worker, as the command line starts it ({@code seeder serve --out …}).
- * The HTTP server answers before the command has started its engine: until then the API answers 503 and
- * readiness is DOWN. In Quarkus's dev and test modes, which run no command, the engine starts on first use from
- * {@link SeederConfig}.
+ * Holds the {@link Engine} behind the API (embedded or a distributed coordinator, by {@code seeder.mode}), or a
+ * distributed worker, as the command line starts it ({@code seeder serve --out …}), and produces the engine's
+ * services for injection into the API's resources. The HTTP server answers before the command has started its
+ * engine: until then those services are a 503 and readiness is DOWN. In Quarkus's dev and test modes, which run
+ * no command, the engine starts on first use from {@link SeederConfig}.
  */
 @Singleton
 public class Engines {
 
     private final SeederConfig config;
     private final MeterRegistry metrics;
-    /** Written under the lock, read without it by health, which must answer while an engine is starting. */
+    private final Running running;
+    /** Written under the lock; read without it by every API request once started. */
     private volatile Engine engine;
-    private volatile Engine worker;
+    private WorkerProcess worker;
 
-    public Engines(SeederConfig config, MeterRegistry metrics) {
+    public Engines(SeederConfig config, MeterRegistry metrics, Running running) {
         this.config = config;
         this.metrics = metrics;
+        this.running = running;
     }
 
-    public synchronized Engine engine() {
-        if (engine == null) {
-            if (!LaunchMode.current().isDevOrTest()) {
-                throw new EngineNotStartedException();
-            }
-            engine = open(settings());
+    /** The engine the command started; in Quarkus's dev and test modes started now if it was not. */
+    public Engine engine() {
+        Engine started = engine;
+        if (started != null) {
+            return started;
         }
-        return engine;
+        synchronized (this) {
+            if (engine == null) {
+                if (!LaunchMode.current().isDevOrTest()) {
+                    throw new EngineNotStartedException();
+                }
+                started(open(settings()));
+            }
+            return engine;
+        }
     }
 
-    /** The engine or worker running, for health; never waits for one that is starting. */
-    public Optional<Monitored> monitored() {
-        Engine running = engine;
-        return Optional.ofNullable(running != null ? running : worker);
+    /** The job service of the engine, for the API: until the command has started it, a 503. */
+    @Produces
+    @Dependent
+    JobService jobService() {
+        return engine().jobs();
     }
 
-    /** Whether an engine or a worker runs: what readiness reports. */
-    public synchronized boolean running() {
-        return engine != null || worker != null;
+    /** The layers of the engine, for the API. */
+    @Produces
+    @Dependent
+    LayerCatalog layerCatalog() {
+        return engine().layers();
+    }
+
+    /** The engine's tile store, for the API. */
+    @Produces
+    @Dependent
+    TileStore tileStore() {
+        return engine().store();
+    }
+
+    /** The engine's dry runs, for the API. */
+    @Produces
+    @Dependent
+    DryRun dryRun() {
+        return engine().dryRun();
     }
 
     /** Starts the engine of the configured mode with these settings; fails if it is running already. */
     public synchronized Engine start(Settings settings) {
         requireNothingRunning();
-        engine = open(settings);
-        return engine;
+        return started(open(settings));
     }
 
     /** Starts the embedded engine whatever the mode ({@code seeder seed} seeds in-process). */
     public synchronized Engine startEmbedded(Settings settings) {
         requireNothingRunning();
-        engine = Engine.embedded(settings, metrics);
-        return engine;
+        return started(Engine.embedded(settings, metrics));
     }
 
     /** Starts a distributed worker; needs the distributed mode's settings. */
-    public synchronized Engine startWorker(Settings settings) {
+    public synchronized void startWorker(Settings settings) {
         requireNothingRunning();
-        worker = Engine.worker(settings, cluster(), metrics);
-        return worker;
+        worker = WorkerProcess.start(settings, cluster(), metrics);
+        running.started(worker);
+    }
+
+    private Engine started(Engine started) {
+        engine = started;
+        running.started(started);
+        return started;
     }
 
     private void requireNothingRunning() {
@@ -90,33 +126,7 @@ public class Engines {
 
     /** The distributed mode's services; names the missing settings. */
     public ClusterSettings cluster() {
-        return cluster(config);
-    }
-
-    /** The distributed mode's services in {@code config}; also for the benchmarks, which run without Quarkus. */
-    public static ClusterSettings cluster(SeederConfig config) {
-        SeederConfig.Kafka kafka = config.kafka();
-        SeederConfig.Redis redis = config.redis();
-        if (kafka.bootstrap().isEmpty() || redis.url().isEmpty()) {
-            throw new IllegalArgumentException("the distributed mode needs Kafka and Redis: set seeder.kafka.bootstrap "
-                    + "(SEEDER_KAFKA_BOOTSTRAP, e.g. 127.0.0.1:9092) and seeder.redis.url (SEEDER_REDIS_URL, e.g. "
-                    + "redis://127.0.0.1:6379)");
-        }
-        int consumers = kafka.consumers().orElse(Settings.defaultThreads());
-        RedisTopology topology;
-        try {
-            topology = RedisTopology.of(redis.mode(), redis.url().get(),
-                    redis.masterName().orElse(null));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("seeder.redis.mode, seeder.redis.url, seeder.redis.master-name "
-                    + "(SEEDER_REDIS_MODE, SEEDER_REDIS_URL, SEEDER_REDIS_MASTER_NAME): " + e.getMessage(), e);
-        }
-        return new ClusterSettings(kafka.bootstrap().get(), kafka.tasksTopic(), kafka.resultsTopic(), kafka.eventsTopic(),
-                kafka.partitions(), kafka.workerGroup(), kafka.coordinatorGroup(), consumers, topology,
-                redis.syncReplicas(), redis.keyPrefix(), redis.retainFinished(), kafka.connectTimeout(),
-                kafka.sessionTimeout(),
-                config.expiry().enabled() ? kafka.expiryTopic() : null, new ClusterSettings.Expiry(
-                        config.expiry().window(), config.expiry().maxBatches(), config.expiry().priority()));
+        return ClusterSettings.from(config);
     }
 
     /** The settings from configuration. */

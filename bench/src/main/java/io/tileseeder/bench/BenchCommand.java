@@ -3,10 +3,10 @@ package io.tileseeder.bench;
 import io.tileseeder.app.Engine;
 import io.tileseeder.app.cli.CliArgs;
 import io.tileseeder.app.cli.ExitCodes;
-import io.tileseeder.app.settings.Settings;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -113,7 +113,7 @@ final class BenchCommand implements Callable<Integer> {
             JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofHours(1)).orElseThrow().get();
             double seconds = (System.nanoTime() - start) / 1e9;
-            return new Result(done.state(), done.counts().tiles(), seconds, engine.metrics().seconds(), heap.peakMb());
+            return new Result(done.state(), done.counts().tiles(), seconds, engine.metrics().orElseThrow().seconds(), heap.peakMb());
         } finally {
             deleteTree(folder);
         }

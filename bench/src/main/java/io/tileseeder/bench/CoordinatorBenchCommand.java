@@ -12,10 +12,7 @@ import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.adapters.memory.LocalMetatileLock;
 import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
-import io.tileseeder.app.Engines;
 import io.tileseeder.app.cli.ExitCodes;
-import io.tileseeder.app.distributed.ClusterSettings;
-import io.tileseeder.app.settings.Settings;
 import io.tileseeder.coordinator.job.CoordinatorSettings;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.JobLimits;
@@ -32,6 +29,8 @@ import io.tileseeder.plan.JobSpecValidator;
 import io.tileseeder.port.JobStore;
 import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
+import io.tileseeder.runtime.distributed.ClusterSettings;
+import io.tileseeder.runtime.settings.Settings;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -80,7 +79,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = new PrintWriter(System.out, true);
-        ClusterSettings cluster = Engines.cluster(Settings.config(Map.of()));
+        ClusterSettings cluster = ClusterSettings.from(Settings.config(Map.of()));
         LayerCatalog layers = LayerCatalogFile.bundled();
         String run = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         RedissonClient redis = cluster.redis().connect(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);

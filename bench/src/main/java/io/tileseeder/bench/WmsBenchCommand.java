@@ -3,8 +3,6 @@ package io.tileseeder.bench;
 import io.tileseeder.app.Engine;
 import io.tileseeder.app.cli.CliArgs;
 import io.tileseeder.app.cli.ExitCodes;
-import io.tileseeder.app.settings.Settings.StoreSettings;
-import io.tileseeder.app.settings.Settings;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
@@ -17,6 +15,8 @@ import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.plan.JobSpecValidator;
 import io.tileseeder.plan.MetatilePlan;
 import io.tileseeder.plan.PlannedMetatile;
+import io.tileseeder.runtime.settings.Settings.StoreSettings;
+import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import io.tileseeder.worker.wms.GetMap;
 import java.io.IOException;
@@ -159,7 +159,7 @@ final class WmsBenchCommand implements Callable<Integer> {
             if (done.state() != JobState.SUCCEEDED) {
                 throw new IllegalStateException("the benchmark job " + done.state() + ": " + done.reason());
             }
-            Map<Stage, Double> stages = engine.metrics().seconds();
+            Map<Stage, Double> stages = engine.metrics().orElseThrow().seconds();
             double busy = stages.values().stream().mapToDouble(Double::doubleValue).sum();
             out.printf(Locale.ROOT, "%-4d %-22s %9.2f %9.0f %8.0f%% %7.0f%% %7.0f%% %7.0f%%%n", run, what, seconds,
                     tiles / seconds, 100 * directSeconds / seconds, 100 * stages.get(Stage.RENDER) / busy,

@@ -1,6 +1,6 @@
 package io.tileseeder.app.access;
 
-import io.tileseeder.app.SeederConfig;
+import io.tileseeder.runtime.SeederConfig;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
 import java.util.Optional;

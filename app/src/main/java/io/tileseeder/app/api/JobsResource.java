@@ -1,7 +1,5 @@
 package io.tileseeder.app.api;
 
-import io.tileseeder.app.Engines;
-import io.tileseeder.app.SeederConfig;
 import io.tileseeder.app.access.Roles;
 import io.tileseeder.app.dryrun.DryRun;
 import io.tileseeder.coordinator.job.JobService;
@@ -14,7 +12,9 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.job.UnknownJobException;
 import io.tileseeder.outage.Outages;
+import io.tileseeder.runtime.SeederConfig;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Provider;
 import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -58,11 +58,13 @@ public class JobsResource {
     private static final int MAX_IDEMPOTENCY_KEY = 255;
     private static final int MAX_LIST = 1000;
 
-    private final Engines engines;
+    private final Provider<JobService> jobs;
+    private final Provider<DryRun> dryRuns;
     private final SeederConfig config;
 
-    public JobsResource(Engines engines, SeederConfig config) {
-        this.engines = engines;
+    public JobsResource(Provider<JobService> jobs, Provider<DryRun> dryRuns, SeederConfig config) {
+        this.jobs = jobs;
+        this.dryRuns = dryRuns;
         this.config = config;
     }
 
@@ -103,7 +105,7 @@ public class JobsResource {
     private DryRun.Estimate estimate(JobRequest request) throws InterruptedException {
         JobSpec spec = jobs().check(request);
         try {
-            return engines.engine().dryRun().estimate(spec);
+            return dryRuns.get().estimate(spec);
         } catch (IOException e) {
             throw new ServerErrorException(Problem.response(Response.Status.BAD_GATEWAY,
                     "the dry run could not render layer '" + spec.layer() + "': " + e.getMessage()));
@@ -184,6 +186,6 @@ public class JobsResource {
     }
 
     private JobService jobs() {
-        return engines.engine().jobs();
+        return jobs.get();
     }
 }

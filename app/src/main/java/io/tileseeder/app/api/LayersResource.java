@@ -1,10 +1,11 @@
 package io.tileseeder.app.api;
 
-import io.tileseeder.app.Engines;
 import io.tileseeder.app.access.Roles;
-import jakarta.annotation.security.RolesAllowed;
 import io.tileseeder.job.FieldError;
+import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Provider;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
@@ -22,16 +23,16 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Produces(MediaType.APPLICATION_JSON)
 public class LayersResource {
 
-    private final Engines engines;
+    private final Provider<LayerCatalog> layers;
 
-    public LayersResource(Engines engines) {
-        this.engines = engines;
+    public LayersResource(Provider<LayerCatalog> layers) {
+        this.layers = layers;
     }
 
     @GET
     @Operation(summary = "List the configured layers")
     public List<LayerView> list() {
-        return engines.engine().layers().all().stream().map(LayerView::of).toList();
+        return layers.get().all().stream().map(LayerView::of).toList();
     }
 
     @GET
@@ -40,7 +41,7 @@ public class LayersResource {
     @Operation(summary = "One of a layer's coverages, as GeoJSON (CRS84)", description = "A job names it in its "
             + "coverage field. 404 problem+json for an unknown layer or coverage.")
     public String coverage(@PathParam("layer") String layer, @PathParam("coverage") String coverage) {
-        LayerInfo info = engines.engine().layers().find(layer).orElseThrow(() -> notFound("layer", "no layer '"
+        LayerInfo info = layers.get().find(layer).orElseThrow(() -> notFound("layer", "no layer '"
                 + layer + "'"));
         String geojson = info.coverages().get(coverage);
         if (geojson == null) {

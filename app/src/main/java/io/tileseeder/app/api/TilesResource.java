@@ -1,15 +1,17 @@
 package io.tileseeder.app.api;
 
-import io.tileseeder.app.Engines;
 import io.tileseeder.app.access.Roles;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
+import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.TileKey;
+import io.tileseeder.port.TileStore;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Provider;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
@@ -31,10 +33,12 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @RolesAllowed(Roles.READ)
 public class TilesResource {
 
-    private final Engines engines;
+    private final Provider<LayerCatalog> layers;
+    private final Provider<TileStore> store;
 
-    public TilesResource(Engines engines) {
-        this.engines = engines;
+    public TilesResource(Provider<LayerCatalog> layers, Provider<TileStore> store) {
+        this.layers = layers;
+        this.store = store;
     }
 
     @GET
@@ -44,8 +48,8 @@ public class TilesResource {
             + "was empty and skipped); 400 when z, x or y is not a whole number.")
     public Response tile(@PathParam("layer") String layer, @PathParam("tms") String tms, @PathParam("z") String z,
                          @PathParam("x") String x, @PathParam("tile") String tile) throws IOException {
-        LayerInfo info = engines.engine().layers().find(layer)
-                .orElseThrow(() -> notFound("layer", "no layer '" + layer + "'; layers: " + engines.engine().layers()
+        LayerInfo info = layers.get().find(layer)
+                .orElseThrow(() -> notFound("layer", "no layer '" + layer + "'; layers: " + layers.get()
                         .all().stream().map(LayerInfo::name).sorted().collect(Collectors.joining(", "))));
         TileMatrixSet matrixSet = TileMatrixSet.byId(tms).filter(info.tileMatrixSets()::contains)
                 .orElseThrow(() -> notFound("tileMatrixSet", "layer '" + layer + "' has no tile matrix set '" + tms
@@ -73,7 +77,7 @@ public class TilesResource {
                     + " at zoom " + level);
         }
         TileKey key = new TileKey(info.name(), matrixSet, TileCoord.of(level, (int) column, (int) row), format);
-        return engines.engine().store().read(key)
+        return store.get().read(key)
                 .map(bytes -> Response.ok(bytes, format.contentTypeOf(bytes)).header("Cache-Control", "no-cache").build())
                 .orElseThrow(() -> new NotFoundException(Problem.response(Response.Status.NOT_FOUND,
                         "tile " + key.path() + " is not in the store: not seeded, or empty and skipped")));

@@ -1,7 +1,7 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.app.settings.Settings;
-import io.tileseeder.app.settings.Settings.WorkerSettings;
+import io.tileseeder.runtime.settings.Settings.WorkerSettings;
+import io.tileseeder.runtime.settings.Settings;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;

@@ -1,7 +1,14 @@
 package io.tileseeder.app.distributed;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.adapters.kafka.KafkaClients;
+import io.tileseeder.adapters.kafka.KafkaTopics;
 import io.tileseeder.coordinator.expiry.ExpiryReseeds;
+import io.tileseeder.coordinator.expiry.ExpirySettings;
+import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.runtime.distributed.ClusterSettings;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -12,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,7 +34,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * a batch not submitted, so a coordinator that dies reads those events again. While a batch waits after a refusal
  * (the job queue full, Redis down), its partitions are paused: the events wait in Kafka, not in memory.
  */
-final class ExpiryFeed implements AutoCloseable {
+public final class ExpiryFeed implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ExpiryFeed.class.getName());
     private static final Duration POLL = Duration.ofMillis(500);
@@ -55,6 +63,24 @@ final class ExpiryFeed implements AutoCloseable {
         this.thread = Thread.ofPlatform().name("kafka-tile-expiry").daemon().unstarted(this::run);
     }
 
+    /**
+     * Reads the tile-expiry topic of {@code cluster} (created if missing) into reseed jobs submitted through
+     * {@code submitter}; started.
+     */
+    public static ExpiryFeed open(ClusterSettings cluster, ExpiryReseeds.Submitter submitter, LayerCatalog layers,
+                                  JobLimits limits, MeterRegistry registry) {
+        try (Admin admin = KafkaClients.admin(cluster.kafkaBootstrap(), Map.of())) {
+            KafkaTopics.ensureTopic(admin, cluster.expiryTopic(), cluster.partitions());
+        }
+        ClusterSettings.Expiry expiry = cluster.expiry();
+        ExpiryFeed feed = new ExpiryFeed(cluster.kafkaBootstrap(), cluster.expiryTopic(),
+                cluster.coordinatorGroup() + "-expiry", new ExpiryReseeds(submitter, layers, limits,
+                        new ExpirySettings(expiry.window(), expiry.maxBatches(), expiry.priority()), Clock.systemUTC(),
+                        registry));
+        feed.start();
+        return feed;
+    }
+
     void start() {
         if (started.compareAndSet(false, true)) {
             thread.start();
@@ -62,7 +88,7 @@ final class ExpiryFeed implements AutoCloseable {
     }
 
     /** False once the thread stopped although the feed was started and is not closing. */
-    boolean alive() {
+    public boolean alive() {
         return !started.get() || closing.get() || thread.isAlive();
     }
 

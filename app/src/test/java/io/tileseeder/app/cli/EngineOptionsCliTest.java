@@ -3,8 +3,8 @@ package io.tileseeder.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tileseeder.app.settings.Settings;
-import io.tileseeder.app.wiring.Stores;
+import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.runtime.wiring.Stores;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.app.Engine;
-import io.tileseeder.app.settings.Settings;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
@@ -14,6 +13,7 @@ import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.plan.JobSpecValidator;
 import io.tileseeder.plan.MetatilePlan;
+import io.tileseeder.runtime.settings.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

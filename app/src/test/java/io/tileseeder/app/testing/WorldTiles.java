@@ -1,10 +1,10 @@
 package io.tileseeder.app.testing;
 
 import io.tileseeder.app.Engine;
-import io.tileseeder.app.settings.Settings;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.runtime.settings.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,0 +1,109 @@
+package io.tileseeder.runtime.wiring;
+
+import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.s3.S3Location;
+import io.tileseeder.adapters.s3.S3Options;
+import io.tileseeder.adapters.s3.S3TileStore;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.runtime.settings.Settings.S3Connection;
+import io.tileseeder.runtime.settings.Settings.StoreSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** Opens the tile store a path names, in either mode: a folder, or an S3 bucket for {@code s3://bucket/prefix}. */
+public final class Stores {
+
+    private Stores() {
+    }
+
+    /**
+     * Opens the store. A folder is created when missing and tried with a file of its own, so that one that cannot
+     * take tiles is named, with the reason, before any job starts.
+     *
+     * @throws UncheckedIOException saying why the folder cannot be created, or why tiles cannot be written to it
+     */
+    public static TileStore open(StoreSettings settings) {
+        String path = settings.path();
+        if (!path.startsWith("s3://")) {
+            Path folder = Path.of(path);
+            try {
+                Files.createDirectories(folder);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create the folder " + folder.toAbsolutePath() + ": "
+                        + notCreated(folder, e), e);
+            }
+            try {
+                FileTileStore tiles = settings.publicUrl().map(url -> new FileTileStore(folder, url))
+                        .orElseGet(() -> new FileTileStore(folder));
+                tiles.probe();
+                return tiles;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write tiles to " + folder.toAbsolutePath() + ": " + reason(e),
+                        e);
+            }
+        }
+        S3Location location = S3Location.parse(path);
+        S3Connection connection = settings.s3().orElseThrow(() -> new IllegalArgumentException(
+                "the store " + path + " needs an S3 endpoint: set seeder.s3.endpoint, "
+                        + "seeder.s3.access-key and seeder.s3.secret-key (SEEDER_S3_ENDPOINT, ...)"));
+        try {
+            return new S3TileStore(connection.endpoint(), connection.accessKey(), connection.secretKey(),
+                    connection.region(), location, S3Options.defaults().withPublicUrl(settings.publicUrl().orElse(null)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    /** Requests the store sent again after a failure worth retrying; 0 for a folder. */
+    public static long retries(TileStore store) {
+        return store instanceof S3TileStore s3 ? s3.retries() : 0;
+    }
+
+    /**
+     * Why a folder could not be created: a file where a folder of its path should be, a file system that takes no
+     * folders (Linux says "no such file or directory" for /proc/x, whose parent is there), or what the operating
+     * system said.
+     */
+    private static String notCreated(Path folder, IOException e) {
+        Path existing = folder.toAbsolutePath().getParent();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !Files.isDirectory(existing)) {
+            return existing + " is a file, not a folder";
+        }
+        if (e instanceof NoSuchFileException && existing != null) {
+            return existing + " takes no new folders" + fileSystem(existing);
+        }
+        return reason(e);
+    }
+
+    private static String fileSystem(Path folder) {
+        try {
+            return " (a " + Files.getFileStore(folder).type() + " file system)";
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** What the operating system said, in its own few words ("Permission denied", "Read-only file system"). */
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "a file is in the way of a folder";
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason().toLowerCase(Locale.ROOT);
+        }
+        return e instanceof NoSuchFileException ? "no such file or directory" : String.valueOf(e.getMessage());
+    }
+}

@@ -1,0 +1,46 @@
+package io.tileseeder.runtime.wiring;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tileseeder.layer.LayerCatalogConfig;
+import io.tileseeder.port.TileStore;
+import io.tileseeder.runtime.settings.Settings.WorkerSettings;
+import io.tileseeder.worker.task.LayerResources;
+import io.tileseeder.worker.task.MetatileProcessor;
+import io.tileseeder.worker.task.TaskWorkers;
+import io.tileseeder.worker.task.WorkerMetrics;
+import io.tileseeder.worker.wms.WmsClient;
+import java.util.List;
+
+/** The metatile pipeline over a set of adapters: the same in the embedded and the distributed mode. */
+public final class WorkerRole implements AutoCloseable {
+
+    private final WorkerMetrics metrics;
+    private final TaskWorkers workers;
+
+    public WorkerRole(Adapters adapters, LayerCatalogConfig layers, WorkerSettings settings, MeterRegistry registry) {
+        TileStore store = adapters.store();
+        WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
+        this.metrics = new WorkerMetrics(registry)
+                .watchStoreRetries(() -> Stores.retries(store)).watch(layers, wms);
+        MetatileProcessor processor = new MetatileProcessor(new LayerResources(layers, wms), store, adapters.locks(),
+                settings.lockWait(), metrics);
+        this.workers = new TaskWorkers(adapters.workerTasks(), processor, adapters.results(), adapters.gate(),
+                settings.threads(), settings.storeThreads(), settings.maxDeliveries(), adapters.outages(),
+                settings.drainTimeout());
+    }
+
+    public WorkerMetrics metrics() {
+        return metrics;
+    }
+
+    /** The pipeline's threads that died. */
+    public List<String> deadLoops() {
+        return workers.deadThreads().stream().map(thread -> "worker thread " + thread).toList();
+    }
+
+    /** Stops taking tasks, finishes those at work for at most the drain timeout, gives back the rest. */
+    @Override
+    public void close() {
+        workers.close();
+    }
+}

@@ -1,20 +1,15 @@
 package io.tileseeder.workerapp;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import io.tileseeder.runtime.SeederConfig;
-import io.tileseeder.runtime.WorkerProcess;
-import io.tileseeder.runtime.distributed.ClusterSettings;
-import io.tileseeder.runtime.health.Running;
-import io.tileseeder.runtime.settings.Settings;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * A worker of the distributed mode, as its image runs it: takes metatile tasks from Kafka, renders them and stores
- * the tiles until stopped (SIGTERM drains it). Configured by its settings only ({@code SEEDER_*}, see the manual's
- * Settings page); health and metrics on the management port.
+ * the tiles until stopped (SIGTERM drains it, see {@link RunningWorker}). Configured by its settings only
+ * ({@code SEEDER_*}, see the manual's Settings page); health and metrics on the management port.
  */
 @QuarkusMain
 public class WorkerMain implements QuarkusApplication {
@@ -23,13 +18,11 @@ public class WorkerMain implements QuarkusApplication {
     static final int USAGE = 1;
 
     private final SeederConfig config;
-    private final MeterRegistry registry;
-    private final Running running;
+    private final RunningWorker worker;
 
-    public WorkerMain(SeederConfig config, MeterRegistry registry, Running running) {
+    public WorkerMain(SeederConfig config, RunningWorker worker) {
         this.config = config;
-        this.registry = registry;
-        this.running = running;
+        this.worker = worker;
     }
 
     @Override
@@ -43,22 +36,16 @@ public class WorkerMain implements QuarkusApplication {
             System.err.println("error: the worker runs in the distributed mode only: set SEEDER_MODE=distributed");
             return USAGE;
         }
-        WorkerProcess worker;
         try {
-            worker = WorkerProcess.start(Settings.from(config), ClusterSettings.from(config), registry);
+            worker.start();
         } catch (RuntimeException e) {
             System.err.println("error: " + e.getMessage());
             return USAGE;
         }
-        try {
-            running.started(worker);
-            int port = ConfigProvider.getConfig().getValue("quarkus.management.port", Integer.class);
-            System.out.printf("Tile Seeder worker running (health and metrics on port %d)%n", port);
-            System.out.flush();
-            Quarkus.waitForExit();
-        } finally {
-            worker.close();
-        }
+        int port = ConfigProvider.getConfig().getValue("quarkus.management.port", Integer.class);
+        System.out.printf("Tile Seeder worker running (health and metrics on port %d)%n", port);
+        System.out.flush();
+        Quarkus.waitForExit();
         return 0;
     }
 }

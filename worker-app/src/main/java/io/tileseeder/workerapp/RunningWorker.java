@@ -1,0 +1,42 @@
+package io.tileseeder.workerapp;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tileseeder.runtime.SeederConfig;
+import io.tileseeder.runtime.WorkerProcess;
+import io.tileseeder.runtime.distributed.ClusterSettings;
+import io.tileseeder.runtime.health.Running;
+import io.tileseeder.runtime.settings.Settings;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+
+/**
+ * The worker this process runs, drained when Quarkus shuts down (SIGTERM): the tasks at work finish and report
+ * within the drain timeout while the application is still up, before the JVM exits.
+ */
+@Singleton
+public class RunningWorker {
+
+    private final SeederConfig config;
+    private final MeterRegistry registry;
+    private final Running running;
+    private WorkerProcess worker;
+
+    public RunningWorker(SeederConfig config, MeterRegistry registry, Running running) {
+        this.config = config;
+        this.registry = registry;
+        this.running = running;
+    }
+
+    /** Connects and starts taking tasks; throws naming the setting or the service that is wrong. */
+    synchronized void start() {
+        worker = WorkerProcess.start(Settings.from(config), ClusterSettings.from(config), registry);
+        running.started(worker);
+    }
+
+    @PreDestroy
+    synchronized void stop() {
+        if (worker != null) {
+            worker.close();
+        }
+    }
+}

@@ -7,7 +7,7 @@ import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.runtime.SeederConfig;
-import io.tileseeder.runtime.WorkerProcess;
+import io.tileseeder.runtime.RunningWorker;
 import io.tileseeder.runtime.distributed.ClusterSettings;
 import io.tileseeder.runtime.health.Running;
 import io.tileseeder.runtime.settings.Settings;
@@ -29,14 +29,15 @@ public class Engines {
     private final SeederConfig config;
     private final MeterRegistry metrics;
     private final Running running;
+    private final RunningWorker worker;
     /** Written under the lock; read without it by every API request once started. */
     private volatile Engine engine;
-    private WorkerProcess worker;
 
-    public Engines(SeederConfig config, MeterRegistry metrics, Running running) {
+    public Engines(SeederConfig config, MeterRegistry metrics, Running running, RunningWorker worker) {
         this.config = config;
         this.metrics = metrics;
         this.running = running;
+        this.worker = worker;
     }
 
     /** The engine the command started; in Quarkus's dev and test modes started now if it was not. */
@@ -99,8 +100,7 @@ public class Engines {
     /** Starts a distributed worker; needs the distributed mode's settings. */
     public synchronized void startWorker(Settings settings) {
         requireNothingRunning();
-        worker = WorkerProcess.start(settings, cluster(), metrics);
-        running.started(worker);
+        worker.start(settings);
     }
 
     private Engine started(Engine started) {
@@ -110,7 +110,7 @@ public class Engines {
     }
 
     private void requireNothingRunning() {
-        if (engine != null || worker != null) {
+        if (running.monitored().isPresent()) {
             throw new IllegalStateException("the engine is running already");
         }
     }
@@ -136,9 +136,6 @@ public class Engines {
 
     @PreDestroy
     synchronized void stop() {
-        if (worker != null) {
-            worker.close();
-        }
         if (engine != null) {
             engine.close();
         }

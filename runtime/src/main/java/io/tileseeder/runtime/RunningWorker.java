@@ -1,8 +1,6 @@
-package io.tileseeder.workerapp;
+package io.tileseeder.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tileseeder.runtime.SeederConfig;
-import io.tileseeder.runtime.WorkerProcess;
 import io.tileseeder.runtime.distributed.ClusterSettings;
 import io.tileseeder.runtime.health.Running;
 import io.tileseeder.runtime.settings.Settings;
@@ -10,8 +8,9 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 /**
- * The worker this process runs, drained when Quarkus shuts down (SIGTERM): the tasks at work finish and report
- * within the drain timeout while the application is still up, before the JVM exits.
+ * The distributed worker this process runs (the worker application's, or {@code seeder worker}'s), drained when
+ * Quarkus shuts down (SIGTERM): the tasks at work finish and report within the drain timeout while the application
+ * is still up, before the JVM exits.
  */
 @Singleton
 public class RunningWorker {
@@ -27,9 +26,14 @@ public class RunningWorker {
         this.running = running;
     }
 
-    /** Connects and starts taking tasks; throws naming the setting or the service that is wrong. */
-    synchronized void start() {
-        worker = WorkerProcess.start(Settings.from(config), ClusterSettings.from(config), registry);
+    /** Connects and starts taking tasks with the configured settings; throws naming what is wrong. */
+    public void start() {
+        start(Settings.from(config));
+    }
+
+    /** As {@link #start()}, with {@code settings} (the command line's overrides applied). */
+    public synchronized void start(Settings settings) {
+        worker = WorkerProcess.start(settings, ClusterSettings.from(config), registry);
         running.started(worker);
     }
 

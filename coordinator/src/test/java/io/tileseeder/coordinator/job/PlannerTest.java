@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -55,6 +56,11 @@ class PlannerTest {
     }
 
     private Planner planner(JobStore store, InMemoryTaskQueue queue, int threads, int maxAhead) {
+        return planner(store, planLocks, queue, threads, maxAhead);
+    }
+
+    private Planner planner(JobStore store, MetatileLock planLocks, InMemoryTaskQueue queue, int threads,
+            int maxAhead) {
         Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
         Finisher finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), outages,
                 new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, new LocalJobGate(store), 1), () -> { });
@@ -72,16 +78,17 @@ class PlannerTest {
     void thePlannerStaysAtMostMaxAheadTasksAheadOfTheResults() throws InterruptedException {
         InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
         String id = submitted(store, 5).id(); // 1 365 tasks
-        planner(queue, 1, 8).start(id);
+        AtomicInteger looks = new AtomicInteger();
+        planner(lookCounting(id, looks), queue, 1, 8).start(id);
 
         eventually(() -> store.get(id).orElseThrow().tasksPlanned() == 8);
-        Thread.sleep(500);
-        assertThat(queue.size()).as("no result yet: the planner waits").isEqualTo(8);
+        awaitMoreLooks(looks, 3);
+        assertThat(queue.size()).as("no result yet: the planner looked for room three times and waits").isEqualTo(8);
 
         store.record(succeeded(id, 0));
         store.record(succeeded(id, 1));
         eventually(() -> store.get(id).orElseThrow().tasksPlanned() == 10);
-        Thread.sleep(500);
+        awaitMoreLooks(looks, 3);
         assertThat(queue.size()).isEqualTo(10);
     }
 
@@ -149,11 +156,18 @@ class PlannerTest {
     void aJobWhosePlanningLockIsHeldElsewhereIsLeftToThatPlanner() throws InterruptedException {
         InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
         String id = submitted(store, 1).id();
-        Planner planner = planner(queue, 1, 1000);
+        List<Boolean> tries = new CopyOnWriteArrayList<>();
+        MetatileLock recording = (key, wait) -> {
+            Optional<MetatileLock.Lease> lease = planLocks.tryLock(key, wait);
+            tries.add(lease.isPresent());
+            return lease;
+        };
+        Planner planner = planner(store, recording, queue, 1, 1000);
         MetatileLock.Lease other = planLocks.tryLock("plan/" + id, Duration.ZERO).orElseThrow();
 
         planner.start(id);
-        Thread.sleep(300);
+        eventually(() -> !tries.isEmpty());
+        assertThat(tries).as("the planner found the lock held, and a planner that does gives up").containsExactly(false);
         assertThat(queue.size()).isZero();
 
         other.close();
@@ -164,9 +178,10 @@ class PlannerTest {
     @Test
     void plannersAreBoundedAndOneWaitingOnAFullQueueStopsWhenItsJobIsCancelled() throws InterruptedException {
         InMemoryTaskQueue queue = new InMemoryTaskQueue(1, 1);
-        Planner planner = planner(queue, 1, 1000);
         String cancelled = submitted(store, 2).id();
         String next = submitted(store, 0).id();
+        AtomicInteger looks = new AtomicInteger();
+        Planner planner = planner(lookCounting(cancelled, looks), queue, 1, 1000);
 
         assertThat(planner.start(cancelled)).isTrue();
         assertThat(planner.start(next)).as("waits for the planner thread").isTrue();
@@ -175,7 +190,8 @@ class PlannerTest {
 
         eventually(() -> queue.size() == 1);
         store.finish(cancelled, JobState.CANCELLED, "cancelled");
-        Thread.sleep(500); // past the planner's next look at its job, so the freed place goes to the next job
+        // The planner's next look at its job finds it final and ends its plan, so the freed place goes to the next job.
+        awaitMoreLooks(looks, 1);
         TaskDelivery first = queue.poll(Duration.ZERO).orElseThrow();
         assertThat(first.task().jobId()).isEqualTo(cancelled);
         first.accept(); // frees the queue's one slot for the next delivery
@@ -309,6 +325,12 @@ class PlannerTest {
         };
         return (JobStore) Proxy.newProxyInstance(JobStore.class.getClassLoader(), new Class<?>[] {JobStore.class},
                 delegate);
+    }
+
+    /** Waits until the planner has read the job's record {@code more} times since the call. */
+    private static void awaitMoreLooks(AtomicInteger looks, int more) throws InterruptedException {
+        int from = looks.get();
+        eventually(() -> looks.get() >= from + more);
     }
 
     private static void eventually(BooleanSupplier condition) throws InterruptedException {

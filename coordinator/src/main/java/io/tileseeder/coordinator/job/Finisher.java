@@ -8,6 +8,7 @@ import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.Mode;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.DependencyUnavailableException;
+import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
 import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileStore;
@@ -24,8 +25,13 @@ import java.util.logging.Logger;
 /**
  * Makes jobs final: owns the rule that a job becomes SUCCEEDED or FAILED once planning is done and every planned
  * task has a result, with its documents (TileJSON, WMTS capabilities, manifest) written first, and what follows any
- * job becoming final (its meters, its log line, its waiters, the queued jobs it makes room for). The store's {@link JobStore#finish} is an atomic
- * compare-and-set, so only the one call that made the job final goes on to announce it.
+ * job becoming final (its meters, its log line, its waiters, the queued jobs it makes room for). The store's
+ * {@link JobStore#finish} is an atomic compare-and-set, so only the one call that made the job final goes on to
+ * announce it.
+ *
+ * <p>Two finishers may find the same job done at once (two results threads, a replica's recovery sweep, a cancel),
+ * and only one makes it final: the documents are written under a {@link JobGate} pass, as the workers write tiles,
+ * so the job's event (sent once no pass is open) waits for a finisher that lost the race and is still writing.
  *
  * <p>Holds no thread of its own, on purpose: it runs on the thread whose step may have completed the job, so a job
  * is final by the time that step returns — a results thread once the last result is recorded (in the embedded mode a
@@ -44,17 +50,19 @@ final class Finisher {
     private final JobStore store;
     private final LayerCatalog layers;
     private final TileStore tiles;
+    private final JobGate gate;
     private final Outages outages;
     private final JobMetrics metrics;
     private final Waiters waiters;
     private final Runnable placeFreed;
 
     /** @param placeFreed told after a job became final: a queued job may start (it must not block) */
-    Finisher(JobStore store, LayerCatalog layers, TileStore tiles, Outages outages, JobMetrics metrics,
+    Finisher(JobStore store, LayerCatalog layers, TileStore tiles, JobGate gate, Outages outages, JobMetrics metrics,
              Waiters waiters, Runnable placeFreed) {
         this.store = store;
         this.layers = layers;
         this.tiles = tiles;
+        this.gate = gate;
         this.outages = outages;
         this.metrics = metrics;
         this.waiters = waiters;
@@ -63,9 +71,9 @@ final class Finisher {
 
     /**
      * Finishes the job if it is not final and every planned task has a result: FAILED naming the first failed task,
-     * else SUCCEEDED once its documents are written. A tile store that cannot be reached for them, or a write the
-     * shutdown interrupted, is not the job's fault: the job stays RUNNING and the next recovery sweep
-     * finishes it.
+     * else SUCCEEDED once its documents are written, under a pass of the job. A tile store that cannot be reached
+     * for them, or a write the shutdown interrupted, is not the job's fault: the job stays RUNNING and the next
+     * recovery sweep finishes it.
      */
     void finishIfDone(String jobId) {
         store.get(jobId).filter(job -> !job.state().isFinal() && job.allTasksDone()).ifPresent(job -> {
@@ -76,18 +84,28 @@ final class Finisher {
                         + " tasks failed; first: " + first);
                 return;
             }
-            Optional<String> metadataError;
-            try {
-                metadataError = writeDocuments(job);
-            } catch (StoreUnavailableException e) {
-                outages.down(Outages.dependencyOf(e), e.getMessage());
-                return;
+            Optional<JobGate.Pass> pass = gate.enter(jobId);
+            if (pass.isEmpty()) {
+                return; // made final meanwhile
             }
-            if (metadataError.isPresent() && Thread.currentThread().isInterrupted()) {
-                LOG.fine(() -> "job " + jobId + " left to the sweep: shutting down while writing its documents");
-                return;
+            Optional<JobStatus> finished;
+            try (JobGate.Pass writing = pass.get()) {
+                Optional<String> metadataError;
+                try {
+                    metadataError = writeDocuments(job);
+                } catch (StoreUnavailableException e) {
+                    outages.down(Outages.dependencyOf(e), e.getMessage());
+                    return;
+                }
+                if (metadataError.isPresent() && Thread.currentThread().isInterrupted()) {
+                    LOG.fine(() -> "job " + jobId + " left to the sweep: shutting down while writing its documents");
+                    return;
+                }
+                finished = store.finish(jobId, metadataError.isPresent() ? JobState.FAILED : JobState.SUCCEEDED,
+                        metadataError.orElse(null));
             }
-            finish(jobId, metadataError.isPresent() ? JobState.FAILED : JobState.SUCCEEDED, metadataError.orElse(null));
+            // Announced once the pass is closed, so that its waiters are released now if no other pass is open.
+            finished.ifPresent(this::finished);
         });
     }
 

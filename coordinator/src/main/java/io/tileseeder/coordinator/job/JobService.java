@@ -76,7 +76,7 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.outages = outages;
         JobMetrics metrics = new JobMetrics(registry, store);
         this.waiters = new Waiters(store, gate, settings.maxWaiters());
-        this.finisher = new Finisher(store, layers, tiles, outages, metrics, waiters, this::placeFreed);
+        this.finisher = new Finisher(store, layers, tiles, gate, outages, metrics, waiters, this::placeFreed);
         Shares shares = new Shares(store, settings.queueLead(), settings.minAhead(), settings.maxAhead(),
                 System::nanoTime);
         this.planner = new Planner(store, queue, planLocks, outages, finisher, settings.maxRunningJobs(), shares,
@@ -85,7 +85,7 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.admission = new Admission(validator, store, clock, settings.maxRunningJobs(), settings.maxQueuedJobs(),
                 metrics, planner, this.queue);
         this.recorder = new ResultsRecorder(store, metrics, finisher);
-        Outbox outbox = new Outbox(store, gate, events);
+        Outbox outbox = new Outbox(store, gate, events, clock);
         this.housekeeping = new Housekeeping(outages, settings.recoverEvery(),
                 new Recovery(store, metrics, planner, finisher, this.queue), () -> {
                     waiters.releaseSettled();

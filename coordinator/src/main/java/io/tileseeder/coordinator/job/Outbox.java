@@ -7,12 +7,16 @@ import io.tileseeder.port.ChangeLists;
 import io.tileseeder.port.JobEventSink;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
  * Sends the final events of the store's outbox ({@link JobStore#pendingEvents}): a job's event goes out only when no
- * job-gate pass of it is open, so no tile of the job is written after its event, and leaves the outbox only once
- * sent. Since the outbox is recorded state, a coordinator that restarts re-sends what was not acknowledged:
+ * job-gate pass of it is open (a worker writing its tiles, a finisher its documents), so nothing of the job is
+ * written after its event, and leaves the outbox only once sent. The event's time is when it was sent: the job
+ * became final earlier ({@link JobStatus#finished}), and what was being written then has been written since, so no
+ * object of the job is newer than its event. Since the outbox is recorded state, a coordinator that restarts re-sends what was not acknowledged:
  * consumers may see an event twice, never miss one. Runs on the {@link Housekeeping} thread.
  */
 final class Outbox {
@@ -20,11 +24,13 @@ final class Outbox {
     private final JobStore store;
     private final JobGate gate;
     private final JobEventSink events;
+    private final Clock clock;
 
-    Outbox(JobStore store, JobGate gate, JobEventSink events) {
+    Outbox(JobStore store, JobGate gate, JobEventSink events, Clock clock) {
         this.store = store;
         this.gate = gate;
         this.events = events;
+        this.clock = clock;
     }
 
     void sendPending() {
@@ -35,7 +41,7 @@ final class Outbox {
             Optional<JobStatus> job = store.get(id);
             if (job.isPresent()) {
                 try {
-                    events.send(event(job.get()));
+                    events.send(event(job.get(), clock.instant()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -45,10 +51,11 @@ final class Outbox {
         }
     }
 
-    private static JobEvent event(JobStatus job) {
+    private static JobEvent event(JobStatus job, Instant now) {
         String changes = job.spec().mode() == Mode.RESEED
                 ? ChangeLists.folder(job.spec().layer(), job.spec().tileMatrixSet(), job.id()) : null;
-        return new JobEvent(JobEvent.VERSION, job.id(), job.state(), job.finished(), job.counts(), job.tasksFailed(),
+        return new JobEvent(JobEvent.VERSION, job.id(), job.state(),
+                now.isBefore(job.finished()) ? job.finished() : now, job.counts(), job.tasksFailed(),
                 job.failedTasks(), job.reason(), job.spec().labels(), changes);
     }
 }

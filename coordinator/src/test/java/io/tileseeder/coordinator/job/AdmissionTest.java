@@ -43,9 +43,9 @@ class AdmissionTest {
     @BeforeEach
     void parts() {
         Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
-        finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), outages,
-                new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, new LocalJobGate(store), 1),
-                () -> { });
+        LocalJobGate gate = new LocalJobGate(store);
+        finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), gate, outages,
+                new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, gate, 1), () -> { });
         // One planner thread and a queue of one task: planners stay busy for as long as the test runs.
         planner = new Planner(store, new InMemoryTaskQueue(1, 1), new LocalMetatileLock(), outages, finisher, 1,
                 fixedShares(store, 1000), new MetatilePlans(4));

@@ -24,6 +24,7 @@ import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.message.JobEvent;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.StoreUnavailableException;
@@ -33,18 +34,24 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,10 +63,12 @@ class FinisherTest {
     private final InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
     private final Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final Waiters waiters = new Waiters(store, new LocalJobGate(store), 4);
+    private final LocalJobGate gate = new LocalJobGate(store);
+    private final Waiters waiters = new Waiters(store, gate, 4);
 
     private Finisher finisher(TileStore tileStore) {
-        return new Finisher(store, LAYERS, tileStore, outages, new JobMetrics(registry, store), waiters, () -> { });
+        return new Finisher(store, LAYERS, tileStore, gate, outages, new JobMetrics(registry, store), waiters,
+                () -> { });
     }
 
     /**
@@ -313,6 +322,74 @@ class FinisherTest {
         assertThat(store.get(id).orElseThrow().reason()).isEqualTo("cancelled");
         assertThat(registry.get("seeder.jobs.finished").tag("state", "cancelled").counter().count()).isEqualTo(1);
         assertThat(registry.get("seeder.jobs.finished").tag("state", "failed").counter().count()).isZero();
+    }
+
+    /**
+     * Two finishers find the job done at once (two results threads, or a replica's recovery sweep): the one still
+     * writing documents when the other made the job final holds its event and its waiters back until it is done, so
+     * nothing of the job is written after its event, and the event is not older than any of its documents.
+     */
+    @Test
+    void aFinisherThatLostTheRaceHoldsTheEventBackUntilItsDocumentsAreWritten() throws Exception {
+        assertTheEventWaitsForTheDocumentsOfALateFinisher(id -> {
+            finisher(new FileTileStore(tiles)).finishIfDone(id);
+            return JobState.SUCCEEDED;
+        });
+    }
+
+    /** The same when the job is cancelled while a finisher writes its documents. */
+    @Test
+    void aCancelWhileTheDocumentsAreWrittenHoldsTheEventBackUntilTheyAre() throws Exception {
+        assertTheEventWaitsForTheDocumentsOfALateFinisher(id -> {
+            finisher(new FileTileStore(tiles)).finish(id, JobState.CANCELLED, "cancelled");
+            return JobState.CANCELLED;
+        });
+    }
+
+    private void assertTheEventWaitsForTheDocumentsOfALateFinisher(Function<String, JobState> meanwhile)
+            throws Exception {
+        String id = plannedWithResults();
+        CompletableFuture<JobStatus> waiting = waiters.awaitFinal(id, Duration.ofMinutes(1)).orElseThrow();
+        CountDownLatch writing = new CountDownLatch(1);
+        CountDownLatch goOn = new CountDownLatch(1);
+        TileStore held = new ForwardingTileStore(new FileTileStore(tiles)) {
+            @Override
+            public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
+                                      String contentType) throws IOException {
+                writing.countDown();
+                try {
+                    goOn.await();
+                } catch (InterruptedException e) {
+                    throw new InterruptedIOException();
+                }
+                super.writeMetadata(layer, tileMatrixSet, name, content, contentType);
+            }
+        };
+        CompletableFuture<Void> late = CompletableFuture.runAsync(() -> finisher(held).finishIfDone(id));
+        assertThat(writing.await(10, TimeUnit.SECONDS)).as("the late finisher writes the documents").isTrue();
+
+        JobState state = meanwhile.apply(id);
+        List<JobEvent> sent = new ArrayList<>();
+        Outbox outbox = new Outbox(store, gate, sent::add, Clock.systemUTC());
+        assertThat(store.get(id).orElseThrow().state()).isEqualTo(state);
+        outbox.sendPending();
+        waiters.releaseSettled();
+        assertThat(sent).as("a finisher is still writing a document of the job").isEmpty();
+        assertThat(waiting).as("a waiter waits for it too").isNotDone();
+
+        goOn.countDown();
+        late.get(10, TimeUnit.SECONDS);
+        outbox.sendPending();
+        waiters.releaseSettled();
+        assertThat(store.get(id).orElseThrow().state()).as("the late finisher changed nothing").isEqualTo(state);
+        assertThat(waiting).isCompletedWithValueMatching(job -> job.state() == state);
+        JobEvent event = sent.getFirst();
+        assertThat(sent).hasSize(1);
+        try (Stream<Path> files = Files.walk(tiles)) {
+            assertThat(files.filter(Files::isRegularFile)).as("written before the event at %s", event.time())
+                    .allSatisfy(file -> assertThat(Files.getLastModifiedTime(file).toInstant()).as(file.toString())
+                            .isBeforeOrEqualTo(event.time()));
+        }
     }
 
     /** A tile store that stores tiles but fails to write metadata, as {@code failure} says. */

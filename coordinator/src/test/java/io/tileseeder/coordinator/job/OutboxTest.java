@@ -15,6 +15,7 @@ import io.tileseeder.plan.MetatilePlan;
 import io.tileseeder.port.JobGate;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,9 @@ class OutboxTest {
         String id = submitted(store, 1).id();
         JobGate.Pass pass = gate.enter(id).orElseThrow();
         store.finish(id, JobState.FAILED, "planning failed");
-        Outbox outbox = new Outbox(store, gate, sent::add);
+        Instant finished = store.get(id).orElseThrow().finished();
+        Instant passClosed = finished.plusSeconds(3);
+        Outbox outbox = new Outbox(store, gate, sent::add, Clock.fixed(passClosed, ZoneOffset.UTC));
 
         outbox.sendPending();
         assertThat(sent).as("a worker is still storing a tile of the job").isEmpty();
@@ -41,11 +44,24 @@ class OutboxTest {
         outbox.sendPending();
         assertThat(sent).singleElement().satisfies(event -> {
             assertThat(event.jobId()).isEqualTo(id);
+            assertThat(event.time()).as("sent once the last pass closed, so newer than what it wrote")
+                    .isEqualTo(passClosed);
             assertThat(event.state()).isEqualTo(JobState.FAILED);
             assertThat(event.reason()).isEqualTo("planning failed");
             assertThat(event.changes()).as("a seed changes no tile").isNull();
         });
         assertThat(store.pendingEvents()).isEmpty();
+    }
+
+    @Test
+    void anEventIsNeverOlderThanItsJobsEnd() {
+        String id = submitted(store, 1).id();
+        store.finish(id, JobState.SUCCEEDED, null);
+        Instant finished = store.get(id).orElseThrow().finished();
+
+        new Outbox(store, gate, sent::add, Clock.fixed(finished.minusMillis(5), ZoneOffset.UTC)).sendPending();
+
+        assertThat(sent).singleElement().extracting(JobEvent::time).as("a clock behind the store's").isEqualTo(finished);
     }
 
     @Test
@@ -55,7 +71,7 @@ class OutboxTest {
         String id = store.create(JobStatus.submitted("job-r", reseed, MetatilePlan.of(reseed).tileCount(), Instant.now(), null)).id();
         store.finish(id, JobState.SUCCEEDED, null);
 
-        new Outbox(store, gate, sent::add).sendPending();
+        new Outbox(store, gate, sent::add, Clock.systemUTC()).sendPending();
 
         assertThat(sent).singleElement().extracting(JobEvent::changes)
                 .isEqualTo("world/WebMercatorQuad/changes/job-r/");
@@ -68,12 +84,12 @@ class OutboxTest {
 
         Outbox failing = new Outbox(store, gate, event -> {
             throw new IllegalStateException("broker gone");
-        });
+        }, Clock.systemUTC());
 
         assertThatThrownBy(failing::sendPending).hasMessage("broker gone");
         assertThat(store.pendingEvents()).containsExactly(id);
 
-        new Outbox(store, gate, sent::add).sendPending();
+        new Outbox(store, gate, sent::add, Clock.systemUTC()).sendPending();
         assertThat(sent).extracting(JobEvent::jobId).containsExactly(id);
         assertThat(store.pendingEvents()).isEmpty();
     }

@@ -62,8 +62,9 @@ class PlannerTest {
     private Planner planner(JobStore store, MetatileLock planLocks, InMemoryTaskQueue queue, int threads,
             int maxAhead) {
         Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
-        Finisher finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), outages,
-                new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, new LocalJobGate(store), 1), () -> { });
+        LocalJobGate gate = new LocalJobGate(store);
+        Finisher finisher = new Finisher(store, LAYERS, new FileTileStore(tiles), gate, outages,
+                new JobMetrics(new SimpleMeterRegistry(), store), new Waiters(store, gate, 1), () -> { });
         shares = fixedShares(store, maxAhead);
         planner = new Planner(store, queue, planLocks, outages, finisher, threads, shares, new MetatilePlans(4));
         return planner;
@@ -207,9 +208,9 @@ class PlannerTest {
             String id = submitted(store, 3).id(); // 85 tasks
             StoreInterruptedAtFirstCursor stalling = new StoreInterruptedAtFirstCursor(store, flagKept);
             Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
-            Finisher finisher = new Finisher(stalling, LAYERS, new FileTileStore(tiles), outages,
-                    new JobMetrics(new SimpleMeterRegistry(), stalling),
-                    new Waiters(stalling, new LocalJobGate(stalling), 1), () -> { });
+            LocalJobGate gate = new LocalJobGate(stalling);
+            Finisher finisher = new Finisher(stalling, LAYERS, new FileTileStore(tiles), gate, outages,
+                    new JobMetrics(new SimpleMeterRegistry(), stalling), new Waiters(stalling, gate, 1), () -> { });
             Planner stopped = new Planner(stalling, queue, planLocks, outages, finisher, 1, fixedShares(stalling, 1000),
                     new MetatilePlans(4));
             stopped.start(id);

@@ -177,9 +177,10 @@ final class ApiClient implements AutoCloseable {
         } catch (HttpTimeoutException e) {
             throw new ApiException("no answer from " + server + " within " + limit.toSeconds() + " s");
         } catch (ConnectException e) {
-            throw new ApiException("cannot reach " + server + ": " + reason(e, "connection refused"));
+            throw new ApiException("cannot reach " + server + ": " + reason(e, "connection refused"), noAnswer(e));
         } catch (IOException e) {
-            throw new ApiException("request to " + server + " failed: " + reason(e, "the connection was lost"));
+            throw new ApiException("request to " + server + " failed: " + reason(e, "the connection was lost"),
+                    noAnswer(e));
         }
     }
 
@@ -247,7 +248,7 @@ final class ApiClient implements AutoCloseable {
     private static String reason(Throwable e, String fallback) {
         String message = null;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
+            if (unknownHost(t)) {
                 return "unknown host";
             }
             if (message == null && t.getMessage() != null && !t.getMessage().isBlank()) {
@@ -255,6 +256,20 @@ final class ApiClient implements AutoCloseable {
             }
         }
         return oneLine(message != null ? message : fallback);
+    }
+
+    private static boolean unknownHost(Throwable t) {
+        return t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException;
+    }
+
+    /** The status of a request that got no answer: none to expect from a host name that does not resolve. */
+    private static int noAnswer(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (unknownHost(t)) {
+                return ApiException.UNKNOWN_HOST;
+            }
+        }
+        return 0;
     }
 
     private static String abbreviate(String text) {
@@ -274,6 +289,9 @@ final class ApiClient implements AutoCloseable {
     /** A request the server refused, or that did not reach it; the message is the one line to show. */
     static final class ApiException extends Exception {
 
+        /** The status of a request to a host name that does not resolve. */
+        static final int UNKNOWN_HOST = -1;
+
         private final int status;
 
         ApiException(String message) {
@@ -285,14 +303,16 @@ final class ApiClient implements AutoCloseable {
             this.status = status;
         }
 
-        /** The HTTP status of the refusal; 0 when there was no answer. */
+        /** The HTTP status of the refusal; 0 when there was no answer, {@link #UNKNOWN_HOST} when the host name
+         * does not resolve. */
         int status() {
             return status;
         }
 
         /**
-         * Whether the server was unreachable or said it cannot serve now (502, 503, 504: restarting, or waiting for
-         * its own dependencies), so that asking again later may succeed.
+         * Whether the server was unreachable (refused, timed out, the connection lost; not an unknown host) or said
+         * it cannot serve now (502, 503, 504: restarting, or waiting for its own dependencies), so that asking again
+         * later may succeed.
          */
         boolean unavailable() {
             return status == 0 || status == 502 || status == 503 || status == 504;

@@ -85,7 +85,7 @@ final class SubmitCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             out.println(submitted.id());
             out.flush();
-            return await ? WaitCommand.await(api, submitted.id(), limit, timeout, err, true) : ExitCodes.SUCCEEDED;
+            return await ? WaitCommand.await(api, submitted.id(), limit, timeout, err) : ExitCodes.SUCCEEDED;
         } catch (ApiClient.ApiException e) {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;

@@ -22,6 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "wait", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Waits for a job on a Tile Seeder server to finish, showing its progress on stderr now and then.",
                 "Sends SEEDER_TOKEN, if set, as its bearer token (a token with role read).",
+                "A server that cannot be reached or is unavailable (restarting) is asked again, with pauses of up to "
+                        + "16 s, until --timeout or for at most 10 minutes.",
                 "Exit status: 0 succeeded, 1 bad usage, refused request or server not reachable, 2 failed, "
                         + "3 cancelled, 4 timed out (the job keeps running)."})
 final class WaitCommand implements Callable<Integer> {
@@ -31,7 +33,7 @@ final class WaitCommand implements Callable<Integer> {
     /** Pauses while the server cannot be reached or is unavailable: doubling up to the longest. */
     private static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     private static final Duration LONGEST_PAUSE = Duration.ofSeconds(16);
-    /** How long a server that answered before may stay unavailable before waiting gives up. */
+    /** How long the server may stay unreachable or unavailable before waiting gives up. */
     private static final Duration OUTAGE_BUDGET = Duration.ofMinutes(10);
 
     private final String token;
@@ -92,22 +94,15 @@ final class WaitCommand implements Callable<Integer> {
      * Long-polls the job until it is final or {@code limit} (if any) has passed, printing its progress to
      * {@code err} after every poll that did not end it; returns the exit status.
      *
-     * @throws ApiClient.ApiException when a poll is refused, or the server never answered; a server that answered
-     *                                before and is now unreachable or unavailable (502, 503, 504: restarting,
-     *                                or waiting out an outage) is asked again with backoff, until {@code limit}
-     *                                or for at most 10 minutes
+     * @throws ApiClient.ApiException when a poll is refused; a server that is unreachable or unavailable (502, 503,
+     *                                504: restarting, or waiting out an outage), whether it answered before or
+     *                                not yet, is asked again with backoff, until {@code limit} or for at most
+     *                                10 minutes
      */
     static int await(ApiClient api, String id, Duration limit, String limitText, PrintWriter err)
             throws ApiClient.ApiException, InterruptedException {
-        return await(api, id, limit, limitText, err, false);
-    }
-
-    /** As above; {@code answeredBefore}: the server answered this command already (it accepted the job). */
-    static int await(ApiClient api, String id, Duration limit, String limitText, PrintWriter err,
-                     boolean answeredBefore) throws ApiClient.ApiException, InterruptedException {
         Instant deadline = limit == null ? null : Instant.now().plus(limit);
         Duration pause = FIRST_PAUSE;
-        boolean answered = answeredBefore;
         Instant unavailableSince = null;
         while (true) {
             Duration poll = POLL;
@@ -120,11 +115,10 @@ final class WaitCommand implements Callable<Integer> {
                 job = api.await(id, poll);
                 pause = FIRST_PAUSE;
                 unavailableSince = null;
-                answered = true;
             } catch (ApiClient.ApiException e) {
                 Instant now = Instant.now();
                 unavailableSince = unavailableSince == null ? now : unavailableSince;
-                if (!answered || !e.unavailable() || deadline != null && !now.plus(pause).isBefore(deadline)
+                if (!e.unavailable() || deadline != null && !now.plus(pause).isBefore(deadline)
                         || Duration.between(unavailableSince, now).compareTo(OUTAGE_BUDGET) > 0) {
                     throw e;
                 }

@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,19 +23,47 @@ import picocli.CommandLine.Model.OptionSpec;
 class RemoteCommandsOfflineTest {
 
     @Test
-    void aServerThatIsDownIsOneLineAndExitStatusOne() throws IOException {
+    void submittingToAServerThatIsDownIsOneLineAndExitStatusOne() throws IOException {
         String server = "http://127.0.0.1:" + freePort();
 
-        Run waited = run("wait", "--server", server, "some-job");
         Run submitted = run("submit", "--server", server, "--layer", "world", "--zoom", "0-1", "--wait");
 
-        for (Run run : new Run[] {waited, submitted}) {
-            assertThat(run.exit()).as(run.describe()).isEqualTo(1);
-            assertThat(run.out()).as(run.describe()).isEmpty();
-            assertThat(run.errLines()).as(run.describe()).singleElement().asString()
-                    .startsWith("error: cannot reach " + server + ": ")
-                    .doesNotContain("Exception", "\tat ");
-        }
+        assertThat(submitted.exit()).as(submitted.describe()).isEqualTo(1);
+        assertThat(submitted.out()).as(submitted.describe()).isEmpty();
+        assertThat(submitted.errLines()).as(submitted.describe()).singleElement().asString()
+                .startsWith("error: cannot reach " + server + ": ")
+                .doesNotContain("Exception", "\tat ");
+    }
+
+    /**
+     * A server that does not answer may be restarting: {@code wait} asks again, saying so, until its timeout (or
+     * its ten minutes), then exits 1 naming why.
+     */
+    @Test
+    void waitAsksAServerThatIsDownAgainUntilItsTimeoutThenExitsOne() throws IOException {
+        String server = "http://127.0.0.1:" + freePort();
+
+        Run waited = run("wait", "--server", server, "--timeout", "2s", "some-job");
+
+        assertThat(waited.exit()).as(waited.describe()).isEqualTo(1);
+        assertThat(waited.out()).as(waited.describe()).isEmpty();
+        List<String> lines = waited.errLines();
+        assertThat(lines.getFirst()).as(waited.describe())
+                .matches("job some-job: cannot reach " + Pattern.quote(server) + ": .*; asking again in 1 s");
+        assertThat(lines.getLast()).as(waited.describe()).startsWith("error: cannot reach " + server + ": ");
+        assertThat(lines).as(waited.describe()).noneMatch(line -> line.contains("Exception") || line.contains("\tat "));
+    }
+
+    /** A host name that does not resolve is a mistake, not a restart: one line at once. */
+    @Test
+    void waitOnAnUnknownHostIsOneLineAtOnce() {
+        String server = "http://no-such-host.invalid:8080";
+
+        Run waited = run("wait", "--server", server, "some-job");
+
+        assertThat(waited.exit()).as(waited.describe()).isEqualTo(1);
+        assertThat(waited.errLines()).as(waited.describe())
+                .containsExactly("error: cannot reach " + server + ": unknown host");
     }
 
     @ParameterizedTest

@@ -106,8 +106,19 @@ final class Cluster implements AutoCloseable {
      * interface listening on" comes earlier, while the API still answers 503.
      */
     SeederProcess startCoordinator() throws IOException, InterruptedException {
-        coordinator = start("coordinator", "serve").awaitOutput("Tile Seeder coordinator listening on",
-                Duration.ofSeconds(90));
+        return awaitCoordinator(start("coordinator", "serve"));
+    }
+
+    /**
+     * Starts a coordinator in place of the last one, at its address (as behind a Kubernetes Service), and waits for
+     * it as {@link #startCoordinator} does.
+     */
+    SeederProcess restartCoordinator() throws IOException, InterruptedException {
+        return awaitCoordinator(start("coordinator", "serve", coordinator.port, coordinator.managementPort));
+    }
+
+    private SeederProcess awaitCoordinator(SeederProcess started) throws InterruptedException {
+        coordinator = started.awaitOutput("Tile Seeder coordinator listening on", Duration.ofSeconds(90));
         return coordinator;
     }
 
@@ -120,8 +131,11 @@ final class Cluster implements AutoCloseable {
      * interface on free ports, {@code worker} with its management interface on one; does not wait for it.
      */
     SeederProcess start(String name, String command, String... args) throws IOException {
-        int port = freePort();
-        int managementPort = freePort();
+        return start(name, command, freePort(), freePort(), args);
+    }
+
+    private SeederProcess start(String name, String command, int port, int managementPort, String... args)
+            throws IOException {
         Path log = Files.createDirectories(Path.of("target/it-logs")).resolve(test + "-" + id + "-" + name + ".log");
         List<String> line = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-Djava.awt.headless=true", "-jar", JAR.toString(), command));

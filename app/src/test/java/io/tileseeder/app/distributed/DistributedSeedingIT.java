@@ -211,7 +211,8 @@ class DistributedSeedingIT {
 
     /**
      * Killed ({@code kill -9}) or stopped (SIGTERM: the shutdown interrupts the planner, whose clients may turn the
-     * interrupt into exceptions of their own), the coordinator leaves the plan for the next one to resume.
+     * interrupt into exceptions of their own), the coordinator leaves the plan for the next one to resume. A
+     * {@code seeder wait} started while no coordinator answers rides through until the next one does.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(booleans = {true, false})
@@ -230,10 +231,14 @@ class DistributedSeedingIT {
                 coordinator.close(); // a job it failed would stay FAILED: the SUCCEEDED below says it did not
             }
             assertThat(midPlan.get("progress").get("planningDone").asBoolean()).isFalse();
-            cluster.startCoordinator();
+            SeederProcess wait = cluster.start("wait", "wait", "--server", cluster.api(), job, "--timeout", "5m")
+                    .awaitOutput("asking again in", Duration.ofSeconds(60));
+            cluster.restartCoordinator();
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(wait.awaitExit(JOB_TIMEOUT)).as(wait.output()).isZero();
+            assertThat(wait.output()).contains("job " + job + " SUCCEEDED");
             assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(1367);
             assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(7));
             assertThat(awaitEvents(cluster, job)).singleElement()

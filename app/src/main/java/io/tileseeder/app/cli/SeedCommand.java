@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -76,17 +77,20 @@ final class SeedCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         JobService jobs = running.jobs();
-        JobStatus job;
-        try {
-            job = jobs.submit(request, null);
-        } catch (InvalidJobException e) {
-            err.println("error: " + e.getMessage());
-            return ExitCodes.USAGE;
-        }
-        String id = job.id();
+        // In place before the job is submitted, so that no signal finds the job running without it: one that comes
+        // before the job exists has it cancelled as soon as it does.
+        AtomicReference<String> submitted = new AtomicReference<>();
+        String id;
         JobStatus done;
         boolean interrupted;
-        try (Interruption interruption = Interruption.onSignals(() -> interrupt(running, id, err))) {
+        try (Interruption interruption = Interruption.onSignals(() -> interrupt(running, submitted.get(), err))) {
+            try {
+                id = jobs.submit(request, null).id();
+            } catch (InvalidJobException e) {
+                err.println("error: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            submitted.set(id);
             done = follow(running, id, err, deadline, interruption);
             interrupted = interruption.requested();
         }
@@ -111,14 +115,17 @@ final class SeedCommand implements Callable<Integer> {
 
     /**
      * What Ctrl-C or SIGTERM does while the job runs: cancels it through the engine, as {@code DELETE
-     * /api/v1/jobs/{id}} does, so that the command ends as a cancelled job does. Run on the signal's thread.
+     * /api/v1/jobs/{id}} does, so that the command ends as a cancelled job does. Run on the signal's thread;
+     * {@code id} is null before the job is submitted, which then cancels it at once.
      */
     private static void interrupt(Engine running, String id, PrintWriter err) {
         err.println();
         err.println("interrupted: cancelling the job and waiting for the tiles being written (Ctrl-C again quits "
                 + "at once)");
         err.flush();
-        running.jobs().cancel(id);
+        if (id != null) {
+            running.jobs().cancel(id);
+        }
     }
 
     /**

@@ -188,6 +188,19 @@ public abstract class MetatileLockContract {
     }
 
     @Test
+    void aLeaseIsHeldUntilClosedAndNotByTheNextHolder() throws Exception {
+        Lease first = take("owned");
+        assertThat(first.held()).isTrue();
+
+        first.close();
+        Lease second = await(tryElsewhere("owned", Duration.ZERO)).orElseThrow();
+
+        assertThat(first.held()).as("closed, and the lock is another lease's now").isFalse();
+        assertThat(second.held()).isTrue();
+        second.close();
+    }
+
+    @Test
     void closingTwiceIsHarmless() throws Exception {
         Lease first = take("twice");
         first.close();

@@ -19,6 +19,18 @@ public interface MetatileLock {
      * Redisson adapter therefore locks and unlocks with an explicit owner id, not the current thread's.)
      */
     interface Lease extends AutoCloseable {
+
+        /**
+         * Whether the lock is still this lease's: false once a lock kept elsewhere (Redis) expired because its
+         * renewals could not reach it, and someone else may hold it now. A lock of this process is held until
+         * closed, so the default answers true.
+         *
+         * @throws DependencyUnavailableException if the place the lock is kept cannot be asked now
+         */
+        default boolean held() {
+            return true;
+        }
+
         @Override
         void close();
     }

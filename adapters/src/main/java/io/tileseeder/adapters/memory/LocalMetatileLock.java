@@ -23,9 +23,17 @@ public final class LocalMetatileLock implements MetatileLock {
             CountDownLatch mine = new CountDownLatch(1);
             CountDownLatch holder = held.putIfAbsent(metatileKey, mine);
             if (holder == null) {
-                return Optional.of(() -> {
-                    held.remove(metatileKey, mine);
-                    mine.countDown();
+                return Optional.of(new Lease() {
+                    @Override
+                    public boolean held() {
+                        return held.get(metatileKey) == mine;
+                    }
+
+                    @Override
+                    public void close() {
+                        held.remove(metatileKey, mine);
+                        mine.countDown();
+                    }
                 });
             }
             long remaining = deadline - System.nanoTime();

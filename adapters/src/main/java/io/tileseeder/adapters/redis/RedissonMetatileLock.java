@@ -201,6 +201,19 @@ public final class RedissonMetatileLock implements MetatileLock {
             }
         }
 
+        /** One round trip: whether Redis still has the lock under this lease's id. */
+        @Override
+        public boolean held() {
+            if (closed.get()) {
+                return false;
+            }
+            try {
+                return lock.isHeldByThread(leaseId);
+            } catch (RuntimeException e) {
+                throw RedisFailures.classify(e);
+            }
+        }
+
         @Override
         public String toString() {
             return "RedissonLease[" + lock.getName() + ", " + leaseId + (closed.get() ? ", closed]" : "]");

@@ -114,6 +114,26 @@ class RedissonMetatileLockIT extends MetatileLockContract {
         assertThat(client.getKeys().countExists(prefix + "gone")).isZero();
     }
 
+    /**
+     * A lock whose key expired (its renewals could not reach Redis for a whole watchdog timeout, here deleted as
+     * that leaves it) is no longer the lease's, above all once another pod took it: the planner asks this before each
+     * batch it records.
+     */
+    @Test
+    void aLeaseWhoseKeyExpiredIsNoLongerHeld() throws Exception {
+        Lease mine = take("plan/job");
+        assertThat(mine.held()).isTrue();
+
+        client.getKeys().delete(prefix + "plan/job");
+        assertThat(mine.held()).isFalse();
+        Lease theirs = otherPod(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT).tryLock("plan/job", Duration.ZERO)
+                .orElseThrow();
+
+        assertThat(mine.held()).as("another pod holds it now").isFalse();
+        assertThat(theirs.held()).isTrue();
+        theirs.close();
+    }
+
     @Test
     void twoPodsExcludeEachOther() throws Exception {
         RedissonMetatileLock pod = otherPod(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);

@@ -30,7 +30,9 @@ import java.util.logging.Logger;
  * Plans jobs into metatile tasks on its own bounded pool of {@code seeder-planner-N} threads, one per job being
  * planned (as many as jobs may run, with a queue as long), so a slow or paused plan holds up no other work.
  *
- * <p>Owns the planning rules: a job is planned under its planning lock, shared by the replicas; the cursor is
+ * <p>Owns the planning rules: a job is planned under its planning lock, shared by the replicas, and a planner
+ * checks that the lock is still its own before each batch it records (a lock whose renewals could not reach Redis
+ * for its whole lease may be another replica's now) and stops when it is not; the cursor is
  * recorded only after the queue has the tasks ({@link TaskQueue#flush}), so a plan resumes from the recorded
  * cursor without losing a task; a job has at most its share of tasks queued ahead of its results ({@link Shares}:
  * priority, fair share, and backpressure on a queue that is not bounded itself), and records its cursor whenever it
@@ -136,7 +138,7 @@ final class Planner implements AutoCloseable {
                 outages.patiently(() -> {
                     Optional<JobStatus> job = store.get(jobId).filter(JobStatus::beingPlanned);
                     if (job.isPresent()) {
-                        planFrom(job.get());
+                        planFrom(job.get(), held);
                     }
                     return job;
                 }, () -> LOG.info(() -> "planning job " + jobId + " waits for " + outages.current()));
@@ -170,7 +172,7 @@ final class Planner implements AutoCloseable {
         }
     }
 
-    private void planFrom(JobStatus job) throws InterruptedException {
+    private void planFrom(JobStatus job, MetatileLock.Lease lock) throws InterruptedException {
         JobSpec spec = job.spec();
         long planned = job.tasksPlanned();
         if (planned > 0) {
@@ -185,11 +187,14 @@ final class Planner implements AutoCloseable {
                 allowance = shares.allowance(job);
                 if (planned - done >= allowance) {
                     if (planned > recorded) {
+                        if (lost(job.id(), lock, planned, recorded)) {
+                            return;
+                        }
                         // A job waiting before its first task stays PLANNING: nothing is recorded for it.
                         recorded = recordCursor(job.id(), planned);
                     }
                     OptionalLong room = awaitRoom(job, planned);
-                    if (room.isEmpty()) {
+                    if (room.isEmpty() || lost(job.id(), lock, planned, recorded)) {
                         return;
                     }
                     done = room.getAsLong();
@@ -205,12 +210,33 @@ final class Planner implements AutoCloseable {
                 }
             }
             if (++planned % PROGRESS_EVERY == 0) {
+                if (lost(job.id(), lock, planned, recorded)) {
+                    return;
+                }
                 recorded = recordCursor(job.id(), planned);
             }
+        }
+        if (lost(job.id(), lock, planned, recorded)) {
+            return;
         }
         queue.flush();
         store.planned(job.id(), planned, true);
         finisher.finishIfDone(job.id());
+    }
+
+    /**
+     * Whether the job's planning lock is no longer this planner's (its lease expired while Redis could not be
+     * reached, and another replica may be planning the job): then this planner records nothing more, says so once,
+     * and stops; the replica holding the lock, or the next recovery sweep, plans on from the recorded cursor.
+     */
+    private boolean lost(String jobId, MetatileLock.Lease lock, long planned, long recorded) {
+        if (lock.held()) {
+            return false;
+        }
+        LOG.warning(() -> "planning job " + jobId + " stops at task " + planned + ": its planning lock is no longer "
+                + "this coordinator's (it expired while Redis could not be reached); whoever holds it next resumes from "
+                + "task " + recorded);
+        return true;
     }
 
     /** Records how far planning got, once the queue has every task so far; returns {@code planned}. */

@@ -33,6 +33,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -174,6 +175,45 @@ class PlannerTest {
         other.close();
         eventually(() -> planner.start(id) && store.get(id).orElseThrow().planningDone());
         assertThat(queue.size()).as("planned once").isEqualTo(5);
+    }
+
+    /**
+     * A planning lock that expired (its renewals could not reach Redis) may be another replica's: the planner checks
+     * before each batch it records, stops without recording more, and the next planner resumes from the cursor.
+     */
+    @Test
+    void aPlannerWhosePlanningLockWasLostStopsBeforeItsNextBatch() throws InterruptedException {
+        InMemoryTaskQueue queue = new InMemoryTaskQueue(10_000, 1);
+        String id = submitted(store, 5).id(); // 1 365 tasks
+        AtomicBoolean lost = new AtomicBoolean();
+        List<Boolean> answers = new CopyOnWriteArrayList<>();
+        MetatileLock losing = (key, wait) -> planLocks.tryLock(key, wait).map(lease -> new MetatileLock.Lease() {
+            @Override
+            public boolean held() {
+                boolean held = !lost.get() && lease.held();
+                answers.add(held);
+                return held;
+            }
+
+            @Override
+            public void close() {
+                lease.close();
+            }
+        });
+        Planner planner = planner(store, losing, queue, 1, 8);
+        planner.start(id);
+        eventually(() -> store.get(id).orElseThrow().tasksPlanned() == 8);
+
+        lost.set(true);
+        store.record(succeeded(id, 0));
+        store.record(succeeded(id, 1));
+        eventually(() -> answers.contains(false));
+        assertThat(queue.size()).as("nothing queued once the lock is lost").isEqualTo(8);
+        assertThat(store.get(id).orElseThrow().tasksPlanned()).isEqualTo(8);
+
+        lost.set(false);
+        eventually(() -> planner.start(id) && store.get(id).orElseThrow().tasksPlanned() == 10);
+        assertThat(queue.size()).as("resumed from the recorded cursor").isEqualTo(10);
     }
 
     @Test

@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Test;
 class RemoteCliLaunchTest {
 
     @Test
-    void waitOnAServerThatIsDownExitsOneWithOneLine(QuarkusMainLauncher launcher) throws IOException {
+    void waitOnAServerThatIsDownExitsOneWithOneErrorLineAtItsTimeout(QuarkusMainLauncher launcher) throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
         String server = "http://127.0.0.1:" + port;
 
-        LaunchResult result = launcher.launch("wait", "--server", server, "some-job");
+        LaunchResult result = launcher.launch("wait", "--server", server, "--timeout", "2s", "some-job");
 
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(1);
         // The test profile logs at INFO to the console (stdout); the seeder script logs only warnings.

@@ -58,4 +58,4 @@ export function tinyJob() {
   };
 }
 
-export const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
+export const FINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED', 'LOST'];

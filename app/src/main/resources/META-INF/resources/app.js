@@ -7,7 +7,7 @@
 // auth never answers 401, so the console never asks.
 'use strict';
 
-const FINAL_STATES = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
+const FINAL_STATES = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED', 'LOST']);
 const CRS_BY_MATRIX_SET = { WebMercatorQuad: L.CRS.EPSG3857, WorldCRS84Quad: L.CRS.EPSG4326 };
 const EXTENSION_BY_FORMAT = { png: 'png', png8: 'png', jpeg: 'jpg', 'webp-lossless': 'webp' };
 const MERCATOR_MAX_LAT = 85.0511287798;

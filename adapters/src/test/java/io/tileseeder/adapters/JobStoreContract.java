@@ -266,6 +266,38 @@ public abstract class JobStoreContract {
         assertThat(store.get("no-such-job")).isEmpty();
     }
 
+    /**
+     * A job the store lost (a Redis that came back empty) is recorded again from what a coordinator last saw of it:
+     * LOST, final, without its idempotency key, in the outbox once; a second coordinator's attempt, or one for a job
+     * the store has, changes nothing.
+     */
+    @Test
+    void aLostJobIsRecordedOnceFromWhatWasLastSeenOfIt() {
+        // What a coordinator read of the job before the store lost it.
+        JobStatus lastSeen = submitted("key-lost").withState(JobState.RUNNING).withPlanned(3, true, T0)
+                .withResult(true, counts(0), Map.of());
+        JobStatus seen = lastSeen;
+        JobStore empty = store;
+        JobStatus running = created();
+
+        Instant lostAt = clock.peek();
+        JobStatus lost = empty.recordLost(lastSeen, "record lost").orElseThrow();
+
+        assertThat(lost).isEqualTo(lastSeen.lost("record lost", lostAt));
+        assertThat(lost.state()).isEqualTo(JobState.LOST);
+        assertThat(lost.idempotencyKey()).isNull();
+        assertThat(lost.tasksDone()).isEqualTo(1);
+        assertThat(empty.get(seen.id())).contains(lost);
+        assertThat(empty.findByIdempotencyKey("key-lost")).isEmpty();
+        assertThat(empty.unfinished()).containsExactly(running);
+        assertThat(empty.pendingEvents()).containsExactly(seen.id());
+        assertThat(empty.recordLost(lastSeen, "again")).as("recorded already").isEmpty();
+        assertThat(empty.recordLost(running, "not lost")).as("a job the store has").isEmpty();
+        assertThat(empty.get(running.id())).contains(running);
+        assertThat(empty.record(ok(seen, 1, counts(1)))).as("a late result").isFalse();
+        assertThat(empty.pendingEvents()).containsExactly(seen.id());
+    }
+
     @Test
     void recordAllReturnsExactlyTheJobsThatGotANewResult() {
         JobStatus seen = created();

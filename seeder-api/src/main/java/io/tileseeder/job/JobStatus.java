@@ -56,6 +56,15 @@ public record JobStatus(String id, JobSpec spec, JobState state, Instant created
     }
 
     /** This job in a final state. */
+    /**
+     * The job as a record of it lost from the store is recorded again: LOST, with what was last seen of it, and
+     * without its idempotency key (a retried submission makes a new job, as it would have once the record was gone).
+     */
+    public JobStatus lost(String why, Instant now) {
+        return new JobStatus(id, spec, JobState.LOST, created, started, now, tasksPlanned, planningDone, tasksDone,
+                tasksFailed, tilesPlanned, counts, failedTasks, why, null);
+    }
+
     public JobStatus withFinalState(JobState finalState, String why, Instant now) {
         return new JobStatus(id, spec, finalState, created, started, now, tasksPlanned, planningDone, tasksDone,
                 tasksFailed, tilesPlanned, counts, failedTasks, why, idempotencyKey);

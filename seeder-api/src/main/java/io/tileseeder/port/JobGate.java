@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * What workers know of jobs, and the fence that makes "final" final. A worker {@link #enter}s a task's job
- * before it renders anything: a job that is final (SUCCEEDED, FAILED, CANCELLED) or unknown lets nobody in, and
+ * before it renders anything: a job that is final (SUCCEEDED, FAILED, CANCELLED, LOST) or unknown lets nobody in, and
  * the task is dropped without a tile written. A job that is not final hands out a {@link Pass}, which the worker
  * holds until the task's tiles are stored (or given up) and then closes.
  *

@@ -64,6 +64,14 @@ public interface JobStore {
      */
     Optional<JobStatus> finish(String id, JobState state, String reason);
 
+    /**
+     * Records a job whose record the store lost while it was unfinished, from what was last seen of it: LOST, as
+     * {@link JobStatus#lost} makes it, finished now, unless the store has a record of that id. Returns it if this call
+     * recorded it, empty otherwise (the job is not lost, or another coordinator recorded it first). It joins the
+     * outbox as {@link #finish} says.
+     */
+    Optional<JobStatus> recordLost(JobStatus lastSeen, String reason);
+
     /** The jobs not final yet (planning or running), for a coordinator that starts to resume. */
     List<JobStatus> unfinished();
 

@@ -27,7 +27,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  *   <li>{@code id}: {@code <jobId>/<state>}, stable, so a consumer can drop an event it sees twice (the outbox
  *       re-sends an event whose acknowledgement was lost);</li>
  *   <li>{@code source}: {@value #DEFAULT_SOURCE} unless configured; {@code type}:
- *       {@code io.tileseeder.job.succeeded|failed|cancelled}; {@code subject}: the job id; {@code time}: the
+ *       {@code io.tileseeder.job.succeeded|failed|cancelled|lost}; {@code subject}: the job id; {@code time}: the
  *       event's time;</li>
  *   <li>{@code datacontenttype: application/json}, {@code data}: the {@link JobEvent} as {@link Messages} writes
  *       it (with its own schema version {@code "v"}).</li>

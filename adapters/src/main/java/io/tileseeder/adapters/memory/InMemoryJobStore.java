@@ -124,6 +124,18 @@ public final class InMemoryJobStore implements JobStore {
     }
 
     @Override
+    public synchronized Optional<JobStatus> recordLost(JobStatus lastSeen, String reason) {
+        if (jobs.containsKey(lastSeen.id())) {
+            return Optional.empty();
+        }
+        JobStatus lost = lastSeen.lost(reason, clock.instant());
+        jobs.put(lost.id(), lost);
+        outbox.add(lost.id());
+        forgetOldFinishedJobs();
+        return Optional.of(lost);
+    }
+
+    @Override
     public synchronized List<JobStatus> unfinished() {
         return jobs.values().stream().filter(job -> !job.state().isFinal()).toList();
     }

@@ -64,6 +64,14 @@ final class RedisJobScripts {
             return true
             """;
 
+    /**
+     * KEYS: job, done, failures. ARGV as {@link #CREATE}'s. Writes the job as {@link #CREATE} does only if it has no
+     * record: true if it wrote it.
+     */
+    private static final String CREATE_ABSENT = """
+            if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+            """ + CREATE;
+
     /** KEYS: job, failures. Drops the expiry of a job that is not final (a final one keeps its retention). */
     private static final String CONFIRM = """
             local state = redis.call('HGET', KEYS[1], 'state')
@@ -184,6 +192,7 @@ final class RedisJobScripts {
     private final RedisJobKeys keys;
     private final Script readJob = new Script(PRELUDE + GET, false);
     private final Script createJob = new Script(PRELUDE + CREATE, true);
+    private final Script createAbsentJob = new Script(PRELUDE + CREATE_ABSENT, true);
     private final Script confirmJob = new Script(PRELUDE + CONFIRM, true);
     private final Script indexJob = new Script(INDEX, true);
     private final Script reserveKey = new Script(RESERVE, true);
@@ -199,8 +208,9 @@ final class RedisJobScripts {
     /** @param syncReplicas replicas every write must reach before it counts (0: the master alone) */
     RedisJobScripts(RedissonClient redisson, RedisJobKeys keys, int syncReplicas) {
         this.keys = keys;
-        this.runner = new RedisScriptRunner(redisson, syncReplicas, List.of(readJob, createJob, confirmJob,
-                indexJob, reserveKey, confirmKey, expireKey, startJob, planJob, recordResults, finishJob, toOutbox));
+        this.runner = new RedisScriptRunner(redisson, syncReplicas, List.of(readJob, createJob, createAbsentJob,
+                confirmJob, indexJob, reserveKey, confirmKey, expireKey, startJob, planJob, recordResults, finishJob,
+                toOutbox));
     }
 
     /** Loads the scripts into Redis (on a cluster: into every master). */
@@ -221,13 +231,23 @@ final class RedisJobScripts {
 
     /** Writes the job afresh (its hash and failures), expiring after {@code expiry}. */
     void create(String id, Duration expiry, List<String> fields, Map<Long, String> failedTasks) {
+        runner.eval(createJob, ReturnType.BOOLEAN, keys.job(id).all(), createArgs(expiry, fields, failedTasks));
+    }
+
+    private static Object[] createArgs(Duration expiry, List<String> fields, Map<Long, String> failedTasks) {
         List<Object> args = new ArrayList<>(List.of(expiry.toMillis(), fields.size()));
         args.addAll(fields);
         failedTasks.forEach((seq, reason) -> {
             args.add(seq);
             args.add(reason);
         });
-        runner.eval(createJob, ReturnType.BOOLEAN, keys.job(id).all(), args.toArray());
+        return args.toArray();
+    }
+
+    /** Writes the job as {@link #create} does if it has no record; whether it wrote it. */
+    boolean createAbsent(String id, Duration expiry, List<String> fields, Map<Long, String> failedTasks) {
+        return runner.eval(createAbsentJob, ReturnType.BOOLEAN, keys.job(id).all(),
+                createArgs(expiry, fields, failedTasks));
     }
 
     /** Drops the expiry of a job that is not final; its snapshot after that, null if it does not exist. */

@@ -288,6 +288,23 @@ public final class RedisJobStore implements JobStore {
         return Optional.of(finished);
     }
 
+    /**
+     * Written only if the job has no record (one script), then indexed as unfinished before it moves to the outbox,
+     * so that a crash between the steps is repaired by {@link #unfinished}, as for {@link #finish}.
+     */
+    @Override
+    public Optional<JobStatus> recordLost(JobStatus lastSeen, String reason) {
+        JobStatus lost = lastSeen.lost(reason, clock.instant());
+        return guard(() -> {
+            if (!scripts.createAbsent(lost.id(), retainFinished, RedisJobCodec.fields(lost), lost.failedTasks())) {
+                return Optional.<JobStatus>empty();
+            }
+            scripts.index(lost.id(), lost.created(), false);
+            toOutbox(lost);
+            return Optional.of(lost);
+        });
+    }
+
     /** The steps of finishing that follow the job's own: expire its idempotency key, put it in the outbox. */
     private void toOutbox(JobStatus job) {
         if (job.idempotencyKey() != null) {

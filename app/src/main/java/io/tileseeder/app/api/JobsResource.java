@@ -157,7 +157,7 @@ public class JobsResource {
     @GET
     @Path("{id}/wait")
     @Operation(summary = "Wait for a job to finish", description = "Long-poll: answers as soon as the job is "
-            + "SUCCEEDED, FAILED or CANCELLED, or with its current state when the timeout runs out.")
+            + "SUCCEEDED, FAILED, CANCELLED or LOST, or with its current state when the timeout runs out.")
     public CompletionStage<JobView> await(@PathParam("id") String id,
                                           @Parameter(description = "e.g. 30s, 5m, PT1M; at most seeder.limits.max-wait")
                                           @QueryParam("timeout") @DefaultValue("30s") String timeout) {

@@ -15,6 +15,8 @@ public final class ExitCodes {
     public static final int FAILED = 2;
     public static final int CANCELLED = 3;
     public static final int TIMED_OUT = 4;
+    /** The job store lost the job's record (a Redis that came back without its data): submit it again. */
+    public static final int LOST = 5;
 
     private ExitCodes() {
     }
@@ -24,6 +26,7 @@ public final class ExitCodes {
             case SUCCEEDED -> SUCCEEDED;
             case FAILED -> FAILED;
             case CANCELLED -> CANCELLED;
+            case LOST -> LOST;
             default -> TIMED_OUT;
         };
     }

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
                 + "waits for it to finish, showing its progress on stderr now and then.",
                 "Sends SEEDER_TOKEN, if set, as its bearer token (a token with role write).",
                 "Exit status: 0 submitted (or, with --wait, succeeded), 1 bad usage, refused request or server not "
-                        + "reachable, 2 failed, 3 cancelled, 4 timed out (the job keeps running)."})
+                        + "reachable, 2 failed, 3 cancelled, 4 timed out (the job keeps running), 5 lost (the server's "
+                        + "job store lost its record: submit it again)."})
 final class SubmitCommand implements Callable<Integer> {
 
     private final String token;

@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
                 "A server that cannot be reached or is unavailable (restarting) is asked again, with pauses of up to "
                         + "16 s, until --timeout or for at most 10 minutes.",
                 "Exit status: 0 succeeded, 1 bad usage, refused request or server not reachable, 2 failed, "
-                        + "3 cancelled, 4 timed out (the job keeps running)."})
+                        + "3 cancelled, 4 timed out (the job keeps running), 5 lost (the server's job store lost its "
+                        + "record: submit it again)."})
 final class WaitCommand implements Callable<Integer> {
 
     /** The longest single long-poll: also how often a progress line is printed. Within the server's max-wait. */

@@ -123,7 +123,32 @@ final class Cluster implements AutoCloseable {
     }
 
     SeederProcess startWorker(String name) throws IOException, InterruptedException {
-        return start(name, "worker").awaitOutput("worker running", Duration.ofSeconds(90));
+        return awaitWorker(start(name, "worker"));
+    }
+
+    private static SeederProcess awaitWorker(SeederProcess started) throws InterruptedException {
+        return started.awaitOutput("worker running", Duration.ofSeconds(90));
+    }
+
+    /** A coordinator and its workers, as {@link #startCoordinatorAndWorkers} started them. */
+    record Started(SeederProcess coordinator, List<SeederProcess> workers) {
+    }
+
+    /**
+     * Starts a coordinator and the named workers at once and waits for each as {@link #startCoordinator} and
+     * {@link #startWorker} do: their start-ups overlap (a worker needs no coordinator to start).
+     */
+    Started startCoordinatorAndWorkers(String... workers) throws IOException, InterruptedException {
+        SeederProcess starting = start("coordinator", "serve");
+        List<SeederProcess> startingWorkers = new ArrayList<>();
+        for (String name : workers) {
+            startingWorkers.add(start(name, "worker"));
+        }
+        SeederProcess started = awaitCoordinator(starting);
+        for (SeederProcess worker : startingWorkers) {
+            awaitWorker(worker);
+        }
+        return new Started(started, List.copyOf(startingWorkers));
     }
 
     /**
@@ -311,6 +336,7 @@ final class Cluster implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        processes.forEach(SeederProcess::stop);
         for (SeederProcess process : processes) {
             process.close();
         }

@@ -54,9 +54,9 @@ class DistributedSeedingIT {
     @Test
     void twoWorkersSeedTheWorldToMinioAndTheEventComesOnceAfterTheLastTile(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info))) {
-            SeederProcess coordinator = cluster.startCoordinator();
-            SeederProcess a = cluster.startWorker("worker-a");
-            cluster.startWorker("worker-b");
+            Cluster.Started started = cluster.startCoordinatorAndWorkers("worker-a", "worker-b");
+            SeederProcess coordinator = started.coordinator();
+            SeederProcess a = started.workers().getFirst();
 
             String job = cluster.submit(0, 6);
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
@@ -87,8 +87,9 @@ class DistributedSeedingIT {
     @Test
     void bothProcessesExposeTheSeedersSeriesWithTheJobsFigures(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info))) {
-            SeederProcess coordinator = cluster.startCoordinator();
-            SeederProcess worker = cluster.startWorker("worker-a");
+            Cluster.Started started = cluster.startCoordinatorAndWorkers("worker-a");
+            SeederProcess coordinator = started.coordinator();
+            SeederProcess worker = started.workers().getFirst();
 
             String job = cluster.submit(0, 4);
             assertThat(Scrape.of(coordinator.metricsText()).find("seeder_job_tiles_planned", "job_id", job))
@@ -158,9 +159,9 @@ class DistributedSeedingIT {
     @Test
     void aWorkerKilledMidJobLosesNoTile(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info))) {
-            cluster.startCoordinator();
-            SeederProcess doomed = cluster.startWorker("worker-a");
-            SeederProcess survivor = cluster.startWorker("worker-b");
+            List<SeederProcess> workers = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").workers();
+            SeederProcess doomed = workers.get(0);
+            SeederProcess survivor = workers.get(1);
 
             String job = cluster.submit(0, 7);
             cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
@@ -186,9 +187,9 @@ class DistributedSeedingIT {
         // Empty tiles stored, so a metatile seeded by one job is complete in the store for the other.
         Path layers = storeEmptyTilesLayers();
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
-            cluster.startCoordinator();
-            SeederProcess a = cluster.startWorker("worker-a");
-            SeederProcess b = cluster.startWorker("worker-b");
+            List<SeederProcess> workers = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").workers();
+            SeederProcess a = workers.get(0);
+            SeederProcess b = workers.get(1);
 
             String first = cluster.submit(0, 5);
             String second = cluster.submit(0, 5);
@@ -219,9 +220,7 @@ class DistributedSeedingIT {
     void aCoordinatorKilledOrStoppedMidPlanResumesWithoutLosingATask(boolean killed, TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info) + (killed ? "-killed" : "-stopped"))
                 .set("SEEDER_WORKERS_QUEUE_CAPACITY", "256")) {
-            SeederProcess coordinator = cluster.startCoordinator();
-            cluster.startWorker("worker-a");
-            cluster.startWorker("worker-b");
+            SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").coordinator();
 
             String job = cluster.submit(0, 7);
             JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 512, JOB_TIMEOUT);
@@ -256,9 +255,7 @@ class DistributedSeedingIT {
         int maxZoom = 9;
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", storeEmptyTilesLayers().toString())
                 .set("SEEDER_WORKERS_QUEUE_CAPACITY", "256")) {
-            SeederProcess coordinator = cluster.startCoordinator();
-            cluster.startWorker("worker-a");
-            cluster.startWorker("worker-b");
+            SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").coordinator();
 
             String job = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":" + maxZoom + "},"
                     + "\"coverage\":{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\","
@@ -289,8 +286,7 @@ class DistributedSeedingIT {
     void expiryEventsReadByAKilledCoordinatorBecomeOneReseedJobOfTheNext(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", storeEmptyTilesLayers().toString())
                 .set("SEEDER_EXPIRY_WINDOW", "20s")) {
-            SeederProcess first = cluster.startCoordinator();
-            cluster.startWorker("worker-a");
+            SeederProcess first = cluster.startCoordinatorAndWorkers("worker-a").coordinator();
             String zoom = ",\"zoom\":{\"min\":3,\"max\":8}}";
             cluster.publishExpiry("{\"v\":1,\"layer\":\"world\",\"source\":\"minutely\",\"tiles\":\"5/17/15\\n\"" + zoom,
                     "not an event",
@@ -347,8 +343,7 @@ class DistributedSeedingIT {
     @Test
     void queuedJobsOutliveACoordinatorKilledAndStartHighestPriorityFirst(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LIMITS_MAX_RUNNING_JOBS", "1")) {
-            SeederProcess coordinator = cluster.startCoordinator();
-            cluster.startWorker("worker-a");
+            SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a").coordinator();
             String running = cluster.submit(0, 12);
             String first = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":1},\"priority\":0}");
             String urgent = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":2},\"priority\":5}");
@@ -377,8 +372,7 @@ class DistributedSeedingIT {
     void aTaskThatAlwaysFailsEndsTheJobFailedAndSeederWaitExits2(TestInfo info) throws Exception {
         Path layers = corruptLayer();
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
-            cluster.startCoordinator();
-            cluster.startWorker("worker-a");
+            cluster.startCoordinatorAndWorkers("worker-a");
 
             String job = cluster.submit("{\"layer\":\"corrupt\",\"zoom\":{\"min\":0,\"max\":1}}");
             SeederProcess wait = cluster.start("wait", "wait", "--server", cluster.api(), job, "--timeout", "2m");
@@ -468,9 +462,7 @@ class DistributedSeedingIT {
     void aJobOnARedisClusterSucceedsWithEveryTile(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_REDIS_MODE", "cluster")
                 .set("SEEDER_REDIS_URL", String.join(",", RedisTopologies.cluster().nodes()))) {
-            cluster.startCoordinator();
-            cluster.startWorker("worker-a");
-            cluster.startWorker("worker-b");
+            cluster.startCoordinatorAndWorkers("worker-a", "worker-b");
 
             String job = cluster.submit(0, 6);
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
@@ -512,8 +504,7 @@ class DistributedSeedingIT {
         String reseed = "{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":6},\"mode\":\"reseed\"}";
         try (Cluster cluster = new Cluster(name(info))) {
             settings.forEach(cluster::set);
-            SeederProcess coordinator = cluster.startCoordinator();
-            cluster.startWorker("worker-a");
+            SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a").coordinator();
             long start = System.nanoTime();
             String baseline = cluster.submit(reseed);
             assertThat(cluster.awaitFinal(baseline, JOB_TIMEOUT).get("state").asText()).isEqualTo("SUCCEEDED");
@@ -589,13 +580,51 @@ class DistributedSeedingIT {
     }
 
     /**
+     * Redis comes back without its data while the job runs (every key of the cluster's prefix deleted: the job's
+     * record, its indexes, passes, locks and the outbox): the coordinator, which saw the job unfinished, records it as
+     * LOST and announces it once, a {@code seeder wait} on it exits 5 instead of waiting forever, and the workers drop
+     * its remaining tasks. (Its passes went with the data, so a tile being stored at that moment may land after the
+     * event: what "final means final" cannot promise for a job Redis lost.)
+     */
+    @Test
+    void aJobWhoseRecordRedisLostIsAnnouncedLostAndSeederWaitExits5(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info))) {
+            Cluster.Started started = cluster.startCoordinatorAndWorkers("worker-a", "worker-b");
+            SeederProcess coordinator = started.coordinator();
+            List<SeederProcess> workers = started.workers();
+            String job = cluster.submit(0, 7);
+            SeederProcess wait = cluster.start("wait", "wait", "--server", cluster.api(), job, "--timeout", "2m");
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 20, JOB_TIMEOUT);
+
+            RedissonClient redis = RedissonMetatileLock.connect(Cluster.required("SEEDER_REDIS_URL"));
+            try {
+                assertThat(redis.getKeys().deleteByPattern(cluster.id + ":*")).isPositive();
+            } finally {
+                redis.shutdown();
+            }
+
+            assertThat(wait.awaitExit(JOB_TIMEOUT)).as(wait.output()).isEqualTo(5);
+            assertThat(wait.output()).contains("error: job " + job + " LOST: the job store lost the job's record");
+            JsonNode lost = cluster.status(job);
+            assertThat(lost.get("state").asText()).isEqualTo("LOST");
+            assertThat(awaitEvents(cluster, job)).singleElement().satisfies(event -> {
+                assertThat(event.state()).isEqualTo(JobState.LOST);
+                assertThat(event.reason()).isEqualTo(lost.get("reason").asText());
+            });
+            awaitWorkers(workers, "no task of the lost job at work", scrapes ->
+                    scrapes.stream().mapToDouble(m -> m.sum("seeder_tasks_total", "outcome", "dropped")).sum() > 0
+                            && scrapes.stream().mapToDouble(m -> m.sum("seeder_tasks_in_flight")).sum() == 0);
+            assertThat(coordinator.output()).as("logged once").containsOnlyOnce("job " + job + " LOST: ");
+        }
+    }
+
+    /**
      * A world z0-7 seed on two workers made {@code state} by {@code end} once 20 tasks are done: its event comes
      * once, the tasks still queued are dropped, and no tile lands after the event was produced.
      */
     private void noTileAfterTheFinalEvent(TestInfo info, JobState state, JobEnd end) throws Exception {
         try (Cluster cluster = new Cluster(name(info))) {
-            cluster.startCoordinator();
-            List<SeederProcess> workers = List.of(cluster.startWorker("worker-a"), cluster.startWorker("worker-b"));
+            List<SeederProcess> workers = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").workers();
             String job = cluster.submit(0, 7);
             cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 20, JOB_TIMEOUT);
 

@@ -109,6 +109,16 @@ final class Finisher {
         });
     }
 
+    /**
+     * Records, and announces, a job whose record the store lost while it was unfinished ({@code lastSeen}: what this
+     * coordinator last read of it), unless another coordinator did or the job is there after all.
+     */
+    void lost(JobStatus lastSeen) {
+        store.recordLost(lastSeen, "the job store lost the job's record while it was " + lastSeen.state()
+                + " (a Redis that came back without its data); the tiles already stored stay: submit the job again")
+                .ifPresent(this::finished);
+    }
+
     /** Moves the job to {@code state} unless it is final already; only the call that made it final announces it. */
     void finish(String jobId, JobState state, String reason) {
         store.finish(jobId, state, reason).ifPresent(this::finished);
@@ -194,6 +204,8 @@ final class Finisher {
         metrics.ended(job);
         if (job.state() == JobState.FAILED && job.tasksFailed() > 0) {
             LOG.warning(() -> failedTasks(job));
+        } else if (job.state() == JobState.LOST) {
+            LOG.warning(() -> "job " + job.id() + " LOST: " + job.reason());
         } else {
             LOG.info(() -> "job " + job.id() + " " + job.state() + (job.reason() == null ? "" : ": " + job.reason()));
         }

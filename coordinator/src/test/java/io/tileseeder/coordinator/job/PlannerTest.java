@@ -332,6 +332,11 @@ class PlannerTest {
         }
 
         @Override
+        public Optional<JobStatus> recordLost(JobStatus lastSeen, String reason) {
+            return store.recordLost(lastSeen, reason);
+        }
+
+        @Override
         public List<JobStatus> unfinished() {
             return store.unfinished();
         }

@@ -56,6 +56,7 @@ public final class JobService implements ResultSink, AutoCloseable {
     private final JobQueue queue;
     private final Admission admission;
     private final ResultsRecorder recorder;
+    private final Recovery recovery;
     private final AtomicBoolean startPending = new AtomicBoolean();
     private volatile Housekeeping housekeeping;
 
@@ -86,8 +87,8 @@ public final class JobService implements ResultSink, AutoCloseable {
                 metrics, planner, this.queue);
         this.recorder = new ResultsRecorder(store, metrics, finisher);
         Outbox outbox = new Outbox(store, gate, events, clock);
-        this.housekeeping = new Housekeeping(outages, settings.recoverEvery(),
-                new Recovery(store, metrics, planner, finisher, this.queue), () -> {
+        this.recovery = new Recovery(store, metrics, planner, finisher, this.queue);
+        this.housekeeping = new Housekeeping(outages, settings.recoverEvery(), recovery, () -> {
                     waiters.releaseSettled();
                     outbox.sendPending();
                 });
@@ -121,7 +122,11 @@ public final class JobService implements ResultSink, AutoCloseable {
      *                                               {@code maxQueuedJobs} queued already
      */
     public JobStatus submit(JobRequest request, String idempotencyKey) {
-        return admission.submit(request, idempotencyKey);
+        JobStatus job = admission.submit(request, idempotencyKey);
+        if (!job.state().isFinal()) {
+            recovery.watch(job);
+        }
+        return job;
     }
 
     /**
@@ -133,8 +138,9 @@ public final class JobService implements ResultSink, AutoCloseable {
         return validator.validate(request);
     }
 
+    /** The job; one whose record the store lost while this replica knew it unfinished is recorded LOST first. */
     public Optional<JobStatus> get(String id) {
-        return store.get(id);
+        return store.get(id).or(() -> recovery.recordIfLost(id));
     }
 
     public List<JobStatus> list(int limit) {
@@ -148,7 +154,7 @@ public final class JobService implements ResultSink, AutoCloseable {
 
     /** Cancels a job that has not finished: planning stops and workers drop its remaining tasks. */
     public Optional<JobStatus> cancel(String id) {
-        if (store.get(id).isEmpty()) {
+        if (get(id).isEmpty()) {
             return Optional.empty();
         }
         finisher.finish(id, JobState.CANCELLED, "cancelled");
@@ -173,6 +179,9 @@ public final class JobService implements ResultSink, AutoCloseable {
      * @throws TooManyJobsException when {@code maxWaiters} clients are waiting already
      */
     public Optional<CompletableFuture<JobStatus>> awaitFinal(String id, Duration timeout) {
+        if (get(id).isEmpty()) {
+            return Optional.empty();
+        }
         return waiters.awaitFinal(id, timeout);
     }
 

@@ -130,6 +130,26 @@ class RecoveryTest {
         assertThat(store.record(succeeded(job.id(), 2))).as("a late result is not counted").isFalse();
     }
 
+    /**
+     * A job this replica admitted is watched before any run: lost before the next one, the first read that misses it
+     * records it as LOST (the API's read, a client's wait), so no client is told "no such job" meanwhile.
+     */
+    @Test
+    void aReadThatMissesAWatchedJobRecordsItLostAtOnce() {
+        Recovery coordinator = coordinator();
+        JobStatus admitted = running();
+        coordinator.watch(admitted);
+        redis.set(new InMemoryJobStore(Clock.systemUTC(), 100));
+
+        assertThat(coordinator.recordIfLost("never-seen")).isEmpty();
+        assertThat(coordinator.recordIfLost(admitted.id())).hasValueSatisfying(job -> {
+            assertThat(job.state()).isEqualTo(JobState.LOST);
+            assertThat(job.tasksDone()).isEqualTo(2);
+        });
+        coordinator.run();
+        assertThat(store.pendingEvents()).as("recorded once").containsExactly(admitted.id());
+    }
+
     @Test
     void aJobThatFinishedOrWasNeverSeenIsNotLost() {
         Recovery coordinator = coordinator();

@@ -76,7 +76,7 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.store = store;
         this.outages = outages;
         JobMetrics metrics = new JobMetrics(registry, store);
-        this.waiters = new Waiters(store, gate, settings.maxWaiters());
+        this.waiters = new Waiters(store, this::get, gate, settings.maxWaiters());
         this.finisher = new Finisher(store, layers, tiles, gate, outages, metrics, waiters, this::placeFreed);
         Shares shares = new Shares(store, settings.queueLead(), settings.minAhead(), settings.maxAhead(),
                 System::nanoTime);

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 /**
  * The long-poll waiters of {@code GET /jobs/{id}/wait}: owns each waiting client's future and the bound on how many
@@ -28,6 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Waiters {
 
     private final JobStore store;
+    /** How a waiter that timed out reads its job: the store's record, or LOST if the store lost a watched one. */
+    private final Function<String, Optional<JobStatus>> find;
     private final JobGate gate;
     private final int maxWaiters;
     /** Each waiting client's own future, per job; a client that times out removes its own. */
@@ -35,7 +38,12 @@ final class Waiters {
     private final AtomicInteger waiters = new AtomicInteger();
 
     Waiters(JobStore store, JobGate gate, int maxWaiters) {
+        this(store, store::get, gate, maxWaiters);
+    }
+
+    Waiters(JobStore store, Function<String, Optional<JobStatus>> find, JobGate gate, int maxWaiters) {
         this.store = store;
+        this.find = find;
         this.gate = gate;
         this.maxWaiters = maxWaiters;
     }
@@ -65,7 +73,7 @@ final class Waiters {
                     waiters.decrementAndGet();
                 })
                 .thenApply(finalJob -> finalJob != null ? finalJob
-                        : store.get(id).orElseThrow(() -> new UnknownJobException(id))));
+                        : find.apply(id).orElseThrow(() -> new UnknownJobException(id))));
     }
 
     /** Releases the waiters of every job waited on that has settled meanwhile (on any replica). */

@@ -1,7 +1,6 @@
 package io.tileseeder.coordinator.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.file.FileTileStore;
@@ -14,11 +13,11 @@ import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
-import io.tileseeder.job.UnknownJobException;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.plan.JobSpecValidator;
 import java.nio.file.Path;
@@ -27,7 +26,6 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,8 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.redisson.api.RedissonClient;
 
 /**
- * A client waiting on a job whose record leaves Redis meanwhile (it expired, or someone deleted it) is told the job
- * is unknown, which the API answers with 404, rather than failing with an error of the server's own.
+ * A client waiting on a job whose record leaves Redis meanwhile (Redis came back without its data) is told the job is
+ * LOST, rather than failing with an error of the server's own; a job this coordinator never knew is unknown (the API
+ * answers 404).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JobServiceWaitIT {
@@ -78,15 +77,16 @@ class JobServiceWaitIT {
     }
 
     @Test
-    void aWaiterWhoseJobLeavesTheStoreIsToldItIsUnknown() {
+    void aWaiterWhoseJobLeavesTheStoreIsToldItIsLost() throws Exception {
         JobStatus job = jobs.submit(new JobRequest("world", null, new JobRequest.Zoom(0, 2), null, null, null, null,
                 null, null, null), null);
         CompletableFuture<JobStatus> waiting = jobs.awaitFinal(job.id(), Duration.ofMillis(500)).orElseThrow();
 
         redis.getKeys().deleteByPattern(prefix + "*");
 
-        assertThatThrownBy(waiting::get).isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(UnknownJobException.class).hasMessage("no job " + job.id());
-        assertThat(jobs.awaitFinal(job.id(), Duration.ofMillis(500))).as("a new waiter").isEmpty();
+        assertThat(waiting.get().state()).isEqualTo(JobState.LOST);
+        assertThat(jobs.awaitFinal(job.id(), Duration.ofMillis(500)).orElseThrow().get().state()).as("a new waiter")
+                .isEqualTo(JobState.LOST);
+        assertThat(jobs.awaitFinal("never-known", Duration.ofMillis(500))).isEmpty();
     }
 }

@@ -246,11 +246,11 @@ final class ApiClient implements AutoCloseable {
      * {@code fallback}; never a class name.
      */
     private static String reason(Throwable e, String fallback) {
+        if (noAnswer(e) == ApiException.UNKNOWN_HOST) {
+            return "unknown host";
+        }
         String message = null;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (unknownHost(t)) {
-                return "unknown host";
-            }
             if (message == null && t.getMessage() != null && !t.getMessage().isBlank()) {
                 message = t.getMessage();
             }
@@ -258,14 +258,10 @@ final class ApiClient implements AutoCloseable {
         return oneLine(message != null ? message : fallback);
     }
 
-    private static boolean unknownHost(Throwable t) {
-        return t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException;
-    }
-
     /** The status of a request that got no answer: none to expect from a host name that does not resolve. */
     private static int noAnswer(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (unknownHost(t)) {
+            if (t instanceof java.nio.channels.UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
                 return ApiException.UNKNOWN_HOST;
             }
         }

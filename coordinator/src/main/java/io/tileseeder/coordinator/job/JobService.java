@@ -179,9 +179,6 @@ public final class JobService implements ResultSink, AutoCloseable {
      * @throws TooManyJobsException when {@code maxWaiters} clients are waiting already
      */
     public Optional<CompletableFuture<JobStatus>> awaitFinal(String id, Duration timeout) {
-        if (get(id).isEmpty()) {
-            return Optional.empty();
-        }
         return waiters.awaitFinal(id, timeout);
     }
 

@@ -29,7 +29,7 @@ import java.util.function.Function;
 final class Waiters {
 
     private final JobStore store;
-    /** How a waiter that timed out reads its job: the store's record, or LOST if the store lost a watched one. */
+    /** How a waiter reads its job: the store's record, or LOST if the store lost a watched one. */
     private final Function<String, Optional<JobStatus>> find;
     private final JobGate gate;
     private final int maxWaiters;
@@ -50,7 +50,7 @@ final class Waiters {
 
     /** See {@link JobService#awaitFinal}. */
     Optional<CompletableFuture<JobStatus>> awaitFinal(String id, Duration timeout) {
-        Optional<JobStatus> job = store.get(id);
+        Optional<JobStatus> job = find.apply(id);
         if (job.isEmpty()) {
             return Optional.empty();
         }

@@ -1,9 +1,11 @@
 package io.tileseeder.app.cli;
 
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import io.tileseeder.app.Engines;
 import io.tileseeder.app.access.Access;
+import io.tileseeder.app.api.HttpLimits;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -17,6 +19,16 @@ public class SeederMain implements QuarkusApplication {
     public SeederMain(Engines engines, Access access) {
         this.engines = engines;
         this.access = access;
+    }
+
+    /**
+     * Turns off Quarkus's own check of request targets, which answers a target that is not a URI with a bare 400
+     * before any route runs, so that {@link HttpLimits} makes the same check and answers it with a problem. It is a
+     * system property read when Quarkus's HTTP classes load, so it is set before the application starts.
+     */
+    public static void main(String... args) {
+        System.setProperty(HttpLimits.NO_BARE_URI_CHECK, "true");
+        Quarkus.run(SeederMain.class, args);
     }
 
     @Override

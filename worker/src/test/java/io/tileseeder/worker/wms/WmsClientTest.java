@@ -331,6 +331,33 @@ class WmsClientTest {
         }
     }
 
+    /** The whole-request timeout covers the body: an answer that stalls after its headers does not hold a worker. */
+    @Test
+    void anAnswerThatStallsMidBodyTimesOutAndIsTriedAgainThenReportedUnavailable() throws Exception {
+        byte[] full = png(noise(WIDTH, HEIGHT));
+        try (LoopbackWms server = new LoopbackWms((s, exchange, n) -> {
+            exchange.getResponseHeaders().set("Content-Type", "image/png");
+            exchange.sendResponseHeaders(200, full.length);
+            exchange.getResponseBody().write(full, 0, full.length / 2);
+            exchange.getResponseBody().flush();
+            s.hold();
+        })) {
+            try {
+                WmsSourceConfig config = config(server.url(), SHORT_TIMEOUT, 1);
+
+                assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
+                        .isInstanceOf(DependencyUnavailableException.class)
+                        .hasCauseInstanceOf(WmsException.class)
+                        .hasMessageContaining("timed out")
+                        .hasMessageContaining("after 2 tries");
+                await("the server saw both tries", () -> server.requests() >= 2);
+                assertThat(server.requests()).isEqualTo(2);
+            } finally {
+                server.release();
+            }
+        }
+    }
+
     @Test
     void anUpstreamThatIsNotListeningIsTriedAgainThenReportedUnavailable() throws Exception {
         URI closed;

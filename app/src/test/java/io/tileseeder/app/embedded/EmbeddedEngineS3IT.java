@@ -17,8 +17,10 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.runtime.settings.Settings.S3Connection;
 import io.tileseeder.runtime.settings.Settings;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -91,6 +93,45 @@ class EmbeddedEngineS3IT {
                     prefix + "/world/WebMercatorQuad/tilejson-png.json");
             assertThat(minio.statObject(StatObjectArgs.builder().bucket(BUCKET)
                     .object(prefix + "/world/WebMercatorQuad/0/0/0.png").build()).contentType()).isEqualTo("image/png");
+        }
+    }
+
+    /**
+     * S3 answering {@code 503 SlowDown} to every request for 30 s, mid-job (a relay in front of MinIO answers it): the
+     * store tries each request again, then waits the slow-down out as an outage, and the job ends SUCCEEDED with every
+     * tile, after the slow-down ended.
+     */
+    @Test
+    @Timeout(300)
+    void aStoreThatAnswersSlowDownForHalfAMinuteIsWaitedOut() throws Exception {
+        Duration slowDown = Duration.ofSeconds(30);
+        try (SlowDownProxy proxy = new SlowDownProxy(URI.create(s3.endpoint()))) {
+            Settings settings = Settings.from(Settings.config(Map.of("seeder.store.path",
+                    "s3://" + BUCKET + "/" + prefix, "seeder.s3.endpoint", proxy.endpoint(),
+                    "seeder.s3.access-key", s3.accessKey(), "seeder.s3.secret-key", s3.secretKey(),
+                    "seeder.s3.region", s3.region(), "seeder.workers.threads", "2")));
+            try (Engine engine = Engine.embedded(settings)) {
+                JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, 5), null,
+                        null, null, null, null, null, Map.of()), null);
+                // Until the first tile is stored; the long poll answers at once if the job ends.
+                JobStatus now = job;
+                while (now.counts().written() == 0) {
+                    now = engine.jobs().awaitFinal(job.id(), Duration.ofMillis(200)).orElseThrow()
+                            .get(10, TimeUnit.SECONDS);
+                    assertThat(now.state().isFinal()).as("the job ended before the slow-down: %s", now).isFalse();
+                }
+                Instant slowDownEnds = Instant.now().plus(slowDown);
+                proxy.slowDownFor(slowDown);
+
+                JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(240)).orElseThrow()
+                        .get(250, TimeUnit.SECONDS);
+
+                assertThat(done.state()).as("%s", done).isEqualTo(JobState.SUCCEEDED);
+                assertThat(done.counts().written() + done.counts().empty()).isEqualTo(1365);
+                assertThat(keys()).filteredOn(key -> key.endsWith(".png")).hasSize((int) done.counts().written());
+                assertThat(proxy.slowDowns()).as("SlowDown answers given").isPositive();
+                assertThat(done.finished()).as("the job finished after the slow-down").isAfter(slowDownEnds);
+            }
         }
     }
 

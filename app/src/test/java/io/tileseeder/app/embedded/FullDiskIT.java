@@ -45,7 +45,6 @@ class FullDiskIT {
         ProcessBuilder builder = new ProcessBuilder("unshare", "-m", "sh", "-c", script, "sh", disk.toString(),
                 copy.toString(), java, JAR.toAbsolutePath().toString())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().put("SEEDER_OUTAGE_BUDGET", "2s");
         Process process = builder.start();
 
         assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("the seed on a full disk ended").isTrue();

@@ -85,6 +85,7 @@ public final class Outages {
         Duration pause = FIRST_PAUSE;
         Set<String> failing = new HashSet<>();
         while (true) {
+            Instant attempt = clock.instant();
             try {
                 T result = step.run();
                 failing.forEach(this::up);
@@ -92,7 +93,8 @@ public final class Outages {
             } catch (DependencyUnavailableException | StoreUnavailableException e) {
                 String dependency = dependencyOf(e);
                 failing.add(dependency);
-                down(dependency, e.getMessage());
+                // Clients try for a while before they give up: the dependency was gone when this attempt began.
+                down(dependency, e.getMessage(), attempt);
                 if (!mayWait.getAsBoolean() || System.nanoTime() + pause.toNanos() > deadline) {
                     throw e;
                 }
@@ -116,9 +118,17 @@ public final class Outages {
 
     /** Records that {@code dependency} could not be reached (keeps the time of the first report). */
     public void down(String dependency, String message) {
+        down(dependency, message, clock.instant());
+    }
+
+    /**
+     * Records that {@code dependency} could not be reached by an attempt that began at {@code since}: an outage
+     * starts then, not when the client gave up (Redisson, for one, tries for seconds first).
+     */
+    public void down(String dependency, String message, Instant since) {
         Instant now = clock.instant();
         reported.put(dependency, now);
-        Outage before = current.putIfAbsent(dependency, new Outage(dependency, now, message));
+        Outage before = current.putIfAbsent(dependency, new Outage(dependency, since, message));
         if (before == null) {
             LOG.warning(() -> dependency + " is unavailable; waiting for it for at most " + Timeouts.format(budget)
                     + ": " + message);

@@ -140,6 +140,27 @@ class OutagesTest {
         assertThat(outages.current()).isEmpty();
     }
 
+    /** A client that tries for 5 s before it gives up: the outage began when the attempt did, not 5 s later. */
+    @Test
+    void anOutageCountsFromTheStartOfTheAttemptThatMetIt() throws Exception {
+        MovableClock clock = new MovableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Outages timed = new Outages(Duration.ofMinutes(1), clock);
+        Instant began = clock.now;
+        AtomicInteger runs = new AtomicInteger();
+
+        timed.patiently(() -> {
+            if (runs.incrementAndGet() == 1) {
+                clock.now = clock.now.plusSeconds(5);
+                assertThat(timed.current()).isEmpty();
+                throw new DependencyUnavailableException("Redis", "down", null);
+            }
+            assertThat(timed.current()).singleElement().extracting(Outages.Outage::since).isEqualTo(began);
+            return null;
+        }, () -> { });
+
+        assertThat(timed.current()).isEmpty();
+    }
+
     private static final class MovableClock extends Clock {
         Instant now;
 

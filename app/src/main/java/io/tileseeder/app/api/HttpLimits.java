@@ -13,6 +13,7 @@ import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -45,7 +46,8 @@ import org.jboss.logging.Logger;
  *
  * <p>Bodies are read here, whole, before Quarkus REST runs: up to {@code quarkus.http.limits.max-body-size} whether
  * their length is declared or they come chunked, and no longer than {@code quarkus.http.read-timeout} without a byte.
- * Forms are left unread (the API refuses them with 415); only their declared length is checked.
+ * Forms and HTTP/2 bodies are left to Quarkus REST (it refuses forms with 415); only their declared length is checked
+ * here.
  */
 @Singleton
 public class HttpLimits {
@@ -122,9 +124,10 @@ public class HttpLimits {
             answerTooLarge(context);
             return;
         }
-        if (isForm(context.request())) {
+        if (isForm(context.request()) || context.request().version() == HttpVersion.HTTP_2) {
             // The API reads JSON only: Quarkus REST refuses a form (415) before reading it, and Vert.x's body
-            // handler would decode one.
+            // handler would decode one. An HTTP/2 body (never chunked) is left to Quarkus REST too: it pauses the
+            // request before it reads, which Vert.x refuses for an HTTP/2 request whose body was read already.
             context.next();
             return;
         }

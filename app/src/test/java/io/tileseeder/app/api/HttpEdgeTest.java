@@ -12,6 +12,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -71,6 +74,22 @@ class HttpEdgeTest {
 
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
         assertThat(JSON.readTree(answer.body()).path("tiles").asLong()).as(answer.body()).isEqualTo(1);
+    }
+
+    /** Java's HTTP client speaks HTTP/2 (h2c) when the server agrees, as Quarkus does: its bodies are read too. */
+    @Test
+    void aJobPostedOverHttp2IsRead() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        HttpResponse<String> first = client.send(HttpRequest.newBuilder(base.resolve("/api/v1/layers")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(first.version()).as("the client upgraded to HTTP/2").isEqualTo(HttpClient.Version.HTTP_2);
+
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(base.resolve("/api/v1/jobs?dryRun=true"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(JOB)).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(answer.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     }
 
     @ParameterizedTest

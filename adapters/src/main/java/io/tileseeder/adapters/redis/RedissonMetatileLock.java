@@ -185,8 +185,13 @@ public final class RedissonMetatileLock implements MetatileLock {
                         interrupted = true;
                     } catch (ExecutionException | CancellationException e) {
                         Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-                        LOG.log(Level.WARNING, "Could not release the lock " + lock.getName() + " (lost or Redis "
-                                + "failing); it expires by itself", cause);
+                        if (cause instanceof IllegalMonitorStateException) {
+                            LOG.warning("The lock " + lock.getName() + " was no longer this lease's when it was "
+                                    + "released (it expired while Redis could not be reached): nothing to release");
+                        } else {
+                            LOG.log(Level.WARNING, "Could not release the lock " + lock.getName() + " (Redis "
+                                    + "failing); it expires by itself", cause);
+                        }
                         return;
                     } catch (TimeoutException e) {
                         LOG.warning("Redis did not confirm the release of the lock " + lock.getName() + " within "

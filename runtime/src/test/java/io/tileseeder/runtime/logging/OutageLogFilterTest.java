@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.time.Instant;
 import java.util.logging.Level;
 import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.api.Test;
@@ -38,5 +39,31 @@ class OutageLogFilterTest {
 
         assertThat(record.getThrown()).isSameAs(failure);
         assertThat(record.getFormattedMessage()).isEqualTo("request failed");
+    }
+
+    @Test
+    void aClientLibrarysRepeatedLineIsLoggedOncePerMinuteTheProductsEveryTime() {
+        Instant[] now = {Instant.parse("2026-11-27T12:00:00Z")};
+        OutageLogFilter quiet = new OutageLogFilter(() -> now[0]);
+
+        assertThat(quiet.isLoggable(kafka("Connection to node 1 (/127.0.0.1:9092) could not be established."))).isTrue();
+        now[0] = now[0].plusSeconds(1);
+        assertThat(quiet.isLoggable(kafka("Connection to node -1 (/127.0.0.1:9093) could not be established.")))
+                .isFalse();
+        assertThat(quiet.isLoggable(kafka("Bootstrap broker 127.0.0.1:9092 disconnected"))).isTrue();
+        ExtLogRecord own = new ExtLogRecord(Level.WARNING, "Redis is unavailable", ExtLogRecord.FormatStyle.NO_FORMAT,
+                "io.tileseeder.outage.Outages");
+        own.setLoggerName("io.tileseeder.outage.Outages");
+        assertThat(quiet.isLoggable(own)).isTrue();
+        assertThat(quiet.isLoggable(own)).isTrue();
+        now[0] = now[0].plus(OutageLogFilter.REPEATS);
+        assertThat(quiet.isLoggable(kafka("Connection to node 1 (/127.0.0.1:9092) could not be established."))).isTrue();
+    }
+
+    private static ExtLogRecord kafka(String message) {
+        ExtLogRecord record = new ExtLogRecord(Level.WARNING, message, ExtLogRecord.FormatStyle.NO_FORMAT,
+                "org.apache.kafka.clients.NetworkClient");
+        record.setLoggerName("org.apache.kafka.clients.NetworkClient");
+        return record;
     }
 }

@@ -60,8 +60,8 @@ public class HttpLimits {
     public static final String NO_BARE_URI_CHECK = "vertx.disableURIValidation";
 
     private static final Logger LOG = Logger.getLogger(HttpLimits.class);
-    /** Marks a request whose body this route read. */
-    private static final String BODY_READ = HttpLimits.class.getName() + ".bodyRead";
+    /** The timer that watches a body being read, under this key of the request's context. */
+    private static final String BODY_WATCH = HttpLimits.class.getName() + ".bodyWatch";
 
     private final ObjectMapper json;
     private final Vertx vertx;
@@ -84,7 +84,7 @@ public class HttpLimits {
         router.route().order(Integer.MIN_VALUE).handler(this::checkTarget);
         int beforeQuarkusLimits = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
         router.route().order(beforeQuarkusLimits).handler(this::checkHeadersAndReadBody);
-        router.route().order(beforeQuarkusLimits).handler(this::emptyBodyIsABody);
+        router.route().order(beforeQuarkusLimits).handler(this::bodyRead);
         router.route().order(beforeQuarkusLimits).failureHandler(this::failed);
         // Failures before any route runs.
         for (Response.Status status : Response.Status.values()) {
@@ -124,27 +124,42 @@ public class HttpLimits {
             answerTooLarge(context);
             return;
         }
-        if (isForm(context.request()) || context.request().version() == HttpVersion.HTTP_2) {
+        if (!hasBody(context.request()) || isForm(context.request())
+                || context.request().version() == HttpVersion.HTTP_2) {
             // The API reads JSON only: Quarkus REST refuses a form (415) before reading it, and Vert.x's body
             // handler would decode one. An HTTP/2 body (never chunked) is left to Quarkus REST too: it pauses the
             // request before it reads, which Vert.x refuses for an HTTP/2 request whose body was read already.
             context.next();
             return;
         }
-        watchBody(context);
-        context.put(BODY_READ, true);
+        context.put(BODY_WATCH, watchBody(context));
         bodies.handle(context);
     }
 
     /**
-     * Vert.x's body handler leaves no buffer for a body that came empty (chunked, with no data), and Quarkus REST would
-     * then wait to read one from a request that has ended: it gets an empty one.
+     * After Vert.x's body handler: the body is read, so its watch ends. A body that came empty (chunked, with no data)
+     * gets an empty buffer: the body handler leaves none, and Quarkus REST would then wait to read one from a request
+     * that has ended.
      */
-    private void emptyBodyIsABody(RoutingContext context) {
-        if (context.get(BODY_READ) != null && context.body().buffer() == null) {
-            ((RoutingContextInternal) context).setBody(Buffer.buffer());
+    private void bodyRead(RoutingContext context) {
+        Long watch = context.get(BODY_WATCH);
+        if (watch != null) {
+            vertx.cancelTimer(watch);
+            if (context.body().buffer() == null) {
+                ((RoutingContextInternal) context).setBody(Buffer.buffer());
+            }
         }
         context.next();
+    }
+
+    /**
+     * Whether the request says a body follows: chunked, or a length above 0. A request without one is left paused as
+     * it comes (Quarkus pauses every request), so it is not watched: its end is never read.
+     */
+    private static boolean hasBody(HttpServerRequest request) {
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        return request.headers().contains(HttpHeaders.TRANSFER_ENCODING)
+                || length != null && !length.strip().matches("0+");
     }
 
     private static boolean isForm(HttpServerRequest request) {
@@ -153,16 +168,13 @@ public class HttpLimits {
         return lower.startsWith("multipart/") || lower.startsWith("application/x-www-form-urlencoded");
     }
 
-    /** Answers 408 when the body has not ended and no byte of it came for the read timeout. */
-    private void watchBody(RoutingContext context) {
+    /** Answers 408 when no byte of the body came for the read timeout; returns the watching timer's id. */
+    private long watchBody(RoutingContext context) {
         HttpServerRequest request = context.request();
-        if (request.isEnded()) {
-            return;
-        }
         long[] seen = {request.bytesRead()};
         long timer = vertx.setPeriodic(readTimeoutMillis, id -> {
             long read = request.bytesRead();
-            if (request.isEnded() || context.response().headWritten()) {
+            if (context.response().headWritten()) {
                 vertx.cancelTimer(id);
             } else if (read == seen[0]) {
                 vertx.cancelTimer(id);
@@ -172,6 +184,7 @@ public class HttpLimits {
             seen[0] = read;
         });
         context.addEndHandler(done -> vertx.cancelTimer(timer));
+        return timer;
     }
 
     /** A failure that reached the router: a status someone chose, a malformed request, or the server's own error. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -116,6 +117,26 @@ class HttpEdgeTest {
 
             assertThat(problem(answer, 408).path("detail").asText()).contains("after 9 bytes");
             assertThat(answer.headers().get("connection")).isEqualTo("close");
+        }
+    }
+
+    /**
+     * A request without a body is not watched for one: a long poll held longer than the read timeout (10 s) gets its
+     * answer, not a 408. The job is far from any other test's tiles and is cancelled after.
+     */
+    @Test
+    void aLongPollHeldPastTheReadTimeoutIsAnsweredAsUsual() throws IOException {
+        String id = Api.submit("{\"layer\":\"world\",\"tileMatrixSet\":\"WorldCRS84Quad\",\"zoom\":{\"min\":12,"
+                + "\"max\":14},\"bbox\":[100,10,104,14]}");
+        try {
+            RawHttp.Answer answer = RawHttp.exchange(base, (RawHttp.head(base, "GET", "/api/v1/jobs/" + id
+                    + "/wait?timeout=12s") + "\r\n").getBytes(StandardCharsets.US_ASCII));
+
+            assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+            assertThat(JSON.readTree(answer.body()).path("state").asText()).as("still at work after the 12 s poll")
+                    .isIn("PLANNING", "RUNNING");
+        } finally {
+            RestAssured.given().when().delete(Api.JOBS + "/" + id).then().statusCode(200);
         }
     }
 

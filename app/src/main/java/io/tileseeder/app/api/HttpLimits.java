@@ -124,7 +124,7 @@ public class HttpLimits {
             answerTooLarge(context);
             return;
         }
-        if (!hasBody(context.request()) || isForm(context.request())
+        if (!hasBody(context.request(), length) || isForm(context.request())
                 || context.request().version() == HttpVersion.HTTP_2) {
             // The API reads JSON only: Quarkus REST refuses a form (415) before reading it, and Vert.x's body
             // handler would decode one. An HTTP/2 body (never chunked) is left to Quarkus REST too: it pauses the
@@ -153,11 +153,10 @@ public class HttpLimits {
     }
 
     /**
-     * Whether the request says a body follows: chunked, or a length above 0. A request without one is left paused as
+     * Whether the request says a body follows: chunked, or a {@code length} (its Content-Length) above 0. A request without one is left paused as
      * it comes (Quarkus pauses every request), so it is not watched: its end is never read.
      */
-    private static boolean hasBody(HttpServerRequest request) {
-        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    private static boolean hasBody(HttpServerRequest request, String length) {
         return request.headers().contains(HttpHeaders.TRANSFER_ENCODING)
                 || length != null && !length.strip().matches("0+");
     }

@@ -310,38 +310,28 @@ class WmsClientTest {
 
     @Test
     void aSlowUpstreamTimesOutAndIsTriedAgainThenReportedUnavailable() throws Exception {
-        try (LoopbackWms server = new LoopbackWms((s, exchange, n) -> {
+        assertTimedOutTwiceThenUnavailable((s, exchange, n) -> {
             s.hold();
             send(exchange, 200, "image/png", png(WIDTH, HEIGHT));
-        })) {
-            try {
-                WmsSourceConfig config = config(server.url(), SHORT_TIMEOUT, 1);
-
-                assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
-                        .isInstanceOf(DependencyUnavailableException.class)
-                    .hasCauseInstanceOf(WmsException.class)
-                        .hasMessageContaining("timed out")
-                        .hasMessageContaining("after 2 tries");
-                // The client gave up on the second request; wait until the server has seen it arrive.
-                await("the server saw both tries", () -> server.requests() >= 2);
-                assertThat(server.requests()).isEqualTo(2);
-            } finally {
-                server.release();
-            }
-        }
+        });
     }
 
     /** The whole-request timeout covers the body: an answer that stalls after its headers does not hold a worker. */
     @Test
     void anAnswerThatStallsMidBodyTimesOutAndIsTriedAgainThenReportedUnavailable() throws Exception {
         byte[] full = png(noise(WIDTH, HEIGHT));
-        try (LoopbackWms server = new LoopbackWms((s, exchange, n) -> {
+        assertTimedOutTwiceThenUnavailable((s, exchange, n) -> {
             exchange.getResponseHeaders().set("Content-Type", "image/png");
             exchange.sendResponseHeaders(200, full.length);
             exchange.getResponseBody().write(full, 0, full.length / 2);
             exchange.getResponseBody().flush();
             s.hold();
-        })) {
+        });
+    }
+
+    /** Against a server that answers with {@code stall}: the request times out, once more, then the upstream is out. */
+    private void assertTimedOutTwiceThenUnavailable(LoopbackWms.Reply stall) throws Exception {
+        try (LoopbackWms server = new LoopbackWms(stall)) {
             try {
                 WmsSourceConfig config = config(server.url(), SHORT_TIMEOUT, 1);
 
@@ -350,6 +340,7 @@ class WmsClientTest {
                         .hasCauseInstanceOf(WmsException.class)
                         .hasMessageContaining("timed out")
                         .hasMessageContaining("after 2 tries");
+                // The client gave up on the second request; wait until the server has seen it arrive.
                 await("the server saw both tries", () -> server.requests() >= 2);
                 assertThat(server.requests()).isEqualTo(2);
             } finally {

@@ -175,6 +175,36 @@ public abstract class TaskQueueContract {
         assertNothingMore(queue);
     }
 
+    /**
+     * Renewals in every rhythm a worker has (one, several in a row, and the final verdict right behind them, on the
+     * polling thread or on another one, so anywhere between a renewal's request and its answer): each task ends
+     * with the verdict given last, and none is delivered again.
+     */
+    @Test
+    void verdictsGivenRightAfterRenewalsAreTheOnesThatCount() throws Exception {
+        int count = 24;
+        offerAll(count);
+
+        List<Future<?>> verdicts = new ArrayList<>();
+        List<TaskDelivery> got = take(queue, count, d -> {
+            long seq = d.task().seq();
+            Runnable decide = () -> {
+                for (long i = 0; i <= seq % 4; i++) {
+                    d.renew();
+                }
+                if (seq % 5 == 4) d.reject(); else d.accept();
+            };
+            if (seq % 2 == 0) decide.run(); else verdicts.add(threads.submit(decide));
+        });
+        for (Future<?> f : verdicts) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+
+        assertThat(got).extracting(TaskDelivery::task).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.range(0, count).mapToObj(this::task).toList());
+        assertNothingMore(queue);
+    }
+
     @Test
     void pollOnAnEmptyQueueReturnsEmptyAfterAboutTheTimeout() throws Exception {
         Duration timeout = Duration.ofMillis(700);

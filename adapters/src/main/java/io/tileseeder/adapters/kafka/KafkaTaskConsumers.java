@@ -7,6 +7,7 @@ import io.tileseeder.port.TaskDelivery;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.TopicIdPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -57,10 +59,19 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * duration ({@code group.share.record.lock.duration.ms}, 30 s by default), and scheduled releases are bounded by
  * the records in flight.
  *
- * <p>RENEW ({@code AcknowledgeType.RENEW}, KIP-1222, in the 4.4 client) extends the record's acquisition lock; the
- * client then hands the renewed record back in a later {@code poll()} (KAFKA-20458), where it again needs a
- * verdict. The consumer thread recognises it by topic, partition and offset and does not hand it to the worker a
- * second time: the worker's delivery object stays the one that gives the final verdict.
+ * <p>RENEW ({@code AcknowledgeType.RENEW}, KIP-1222, in the 4.4 client) extends the record's acquisition lock. Once
+ * the RENEW is committed the client takes the record out of its in-flight set until the broker has answered, and
+ * refuses any acknowledgement of it meanwhile ({@code IllegalStateException("The record cannot be acknowledged.")});
+ * it then hands the renewed record back in a later {@code poll()} (KAFKA-20458), where it again needs a verdict. So
+ * a verdict given while a renewal is under way waits, and is applied when the record comes back; the consumer
+ * thread recognises it by topic, partition and offset and does not hand it to the worker a second time.
+ *
+ * <p>What the broker answers is read from the acknowledgement commit callback. A renewal it refused (the lock was
+ * gone, the broker restarted) means the client will not hand the record back: the record is {@link State#LOST},
+ * and the broker delivers it again. If it comes back to this consumer while the worker still has its task, it is
+ * joined to that delivery; if the worker had finished it, or an ACCEPT or REJECT was refused, the verdict is
+ * remembered (a bounded number of them) and given again when the record comes back here, so the task is processed
+ * once. A record that comes back to another instance is processed there again, which is harmless (locks, bitmap).
  */
 final class KafkaTaskConsumers implements AutoCloseable {
 
@@ -76,12 +87,21 @@ final class KafkaTaskConsumers implements AutoCloseable {
     /** The first consumer thread's failure; poll throws it. */
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CountDownLatch stopped;
+    /**
+     * Deliveries whose record the client no longer holds (a renewal the broker refused) while their task is still
+     * worked on: a consumer of this instance that gets the record again joins it to them. At most the deliveries out.
+     * Guards {@link #toGiveAgain} too.
+     */
+    private final Map<Key, Delivery> lost = new HashMap<>();
+    /** ACCEPTs and REJECTs the broker could not take, given again if their record comes back to this instance. */
+    private final Map<Key, Sent> toGiveAgain;
 
     /** Connects {@code config.consumers()} share consumers (none for a queue that only produces); not started yet. */
     KafkaTaskConsumers(KafkaTaskQueue.Config config) {
         this.config = config;
         this.handOff = new ArrayBlockingQueue<>(Math.max(1, config.consumers() * config.maxPollRecords()));
         this.stopped = new CountDownLatch(config.consumers());
+        this.toGiveAgain = bounded(remembered());
         this.releases = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("kafka-task-release-" + config.groupId()).daemon().factory());
         try {
@@ -153,6 +173,29 @@ final class KafkaTaskConsumers implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        synchronized (lost) {
+            lost.values().forEach(d -> d.done.set(true));
+            lost.clear();
+        }
+    }
+
+    /** How many verdicts to remember for records that may come back: a few batches of every consumer's. */
+    private int remembered() {
+        return Math.max(256, config.consumers() * config.maxPollRecords() * 4);
+    }
+
+    /**
+     * A verdict on a {@link #lost} delivery: a final one ends it, and an ACCEPT or REJECT is kept to give again if
+     * the record comes back here. Called holding {@link #lost}.
+     */
+    private void settleLost(Delivery delivery, AcknowledgeType type) {
+        if (type == AcknowledgeType.RENEW) {
+            return;
+        }
+        lost.remove(delivery.key);
+        if (type != AcknowledgeType.RELEASE) {
+            toGiveAgain.put(delivery.key, new Sent(delivery, type));
+        }
     }
 
     private record Key(String topic, int partition, long offset) {
@@ -173,13 +216,32 @@ final class KafkaTaskConsumers implements AutoCloseable {
          * records that could not be deserialized).
          */
         ConsumerRecord<String, byte[]> record;
-        /** Has an acknowledgement since the last poll returned it (the client's gate for the next poll). */
-        boolean acknowledged;
+        /**
+         * A RENEW is committed: the client refuses acknowledgements until it hands the record back. Otherwise the
+         * record was returned by the last poll and has no acknowledgement since (the client's gate for the next one).
+         */
+        boolean renewing;
+        /** The verdict given while renewing, applied when the record is handed back. */
+        AcknowledgeType deferred;
 
         Held(Delivery delivery, ConsumerRecord<String, byte[]> record) {
             this.delivery = delivery;
             this.record = record;
         }
+    }
+
+    /** A final acknowledgement sent and not yet answered. */
+    private record Sent(Delivery delivery, AcknowledgeType type) {
+    }
+
+    /** A map that forgets its eldest entry beyond {@code capacity}: what it remembers is an optimisation. */
+    private static <K, V> Map<K, V> bounded(int capacity) {
+        return new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > capacity;
+            }
+        };
     }
 
     /** One share consumer, its thread, and the verdicts for the records it fetched. */
@@ -188,35 +250,41 @@ final class KafkaTaskConsumers implements AutoCloseable {
         /** Verdicts posted by any thread for this consumer's records, applied by its thread. */
         final BlockingQueue<Verdict> verdicts;
         final Thread thread;
+        /** The records this consumer holds for a delivery with no final verdict applied; only its thread uses it. */
+        private final Map<Key, Held> held = new HashMap<>();
+        /** Final acknowledgements sent, until the broker answers them; only its thread uses it. */
+        private final Map<Key, Sent> unanswered;
 
         Fetcher(int index) {
             this.consumer = new KafkaShareConsumer<>(consumerProperties(config, index), new StringDeserializer(),
                     new ByteArrayDeserializer());
             // A delivery posts at most a few verdicts (renews, then one final one); the thread drains them.
             this.verdicts = new ArrayBlockingQueue<>(Math.max(64, config.maxPollRecords() * 4));
+            this.unanswered = bounded(remembered());
             this.thread = Thread.ofPlatform().name("kafka-task-queue-" + config.groupId() + "-" + index).daemon()
                     .unstarted(this::run);
         }
 
         private void run() {
-            Map<Key, Held> held = new HashMap<>();
             List<Verdict> batch = new ArrayList<>();
             try {
+                consumer.setAcknowledgementCommitCallback(this::answered);
                 consumer.subscribe(Set.of(config.topic()));
                 while (!closing.get()) {
-                    boolean mayPoll = held.values().stream().allMatch(h -> h.acknowledged);
+                    boolean mayPoll = held.values().stream().allMatch(h -> h.renewing);
                     // Verdicts first: while records wait for theirs, sleep on the verdict queue, not on Kafka.
                     Verdict first = mayPoll ? verdicts.poll()
                             : verdicts.poll(config.fetchWait().toMillis(), TimeUnit.MILLISECONDS);
                     if (first != null) {
                         batch.add(first);
                         verdicts.drainTo(batch);
-                        apply(batch, held);
+                        batch.forEach(this::apply);
                         batch.clear();
+                        consumer.commitAsync();
                         continue;
                     }
                     if (mayPoll) {
-                        fetch(held);
+                        fetch();
                     }
                 }
             } catch (WakeupException e) {
@@ -229,30 +297,64 @@ final class KafkaTaskConsumers implements AutoCloseable {
                 LOG.log(Level.SEVERE, "a Kafka task consumer failed", e);
                 failure.compareAndSet(null, e);
             } finally {
-                shutDown(held);
+                shutDown();
             }
         }
 
-        private void fetch(Map<Key, Held> held) {
+        private void fetch() {
+            boolean acknowledged = false;
             for (ConsumerRecord<String, byte[]> record : consumer.poll(config.fetchWait())) {
                 Key key = Key.of(record);
                 Held known = held.get(key);
                 if (known != null) {
-                    known.acknowledged = false; // a renewed record handed back: it needs a verdict again
+                    // A renewed record handed back.
                     known.record = record;
+                    known.renewing = false;
+                    AcknowledgeType deferred = known.deferred;
+                    known.deferred = null;
+                    if (deferred != null) {
+                        acknowledge(known, deferred);
+                        acknowledged = true;
+                    }
                     continue;
                 }
-                Delivery delivery = decode(record, key);
-                if (delivery == null) {
-                    continue;
+                Sent settled;
+                Delivery rejoined = null;
+                synchronized (lost) {
+                    settled = toGiveAgain.remove(key);
+                    if (settled == null) {
+                        rejoined = lost.remove(key);
+                        if (rejoined != null) {
+                            rejoined.fetcher = this;
+                        }
+                    }
                 }
-                held.put(key, new Held(delivery, record));
-                if (!handOff.offer(delivery)) {
-                    // Cannot happen while each consumer holds at most maxPollRecords; stay bounded regardless.
-                    consumer.acknowledge(record, AcknowledgeType.RELEASE);
-                    held.remove(key);
-                    delivery.done.set(true);
+                if (settled != null) {
+                    LOG.info(() -> settled.delivery() + " was delivered again after the broker refused its "
+                            + settled.type() + "; given again, not processed twice");
+                    consumer.acknowledge(record, settled.type());
+                    unanswered.put(key, settled);
+                    acknowledged = true;
+                } else if (rejoined != null) {
+                    Delivery d = rejoined;
+                    LOG.info(() -> d + " was delivered again while its task is still being worked on; joined to it");
+                    held.put(key, new Held(rejoined, record));
+                } else {
+                    Delivery delivery = decode(record, key);
+                    if (delivery == null) {
+                        acknowledged = true;
+                    } else if (handOff.offer(delivery)) {
+                        held.put(key, new Held(delivery, record));
+                    } else {
+                        // Cannot happen while each consumer holds at most maxPollRecords; stay bounded regardless.
+                        consumer.acknowledge(record, AcknowledgeType.RELEASE);
+                        delivery.done.set(true);
+                        acknowledged = true;
+                    }
                 }
+            }
+            if (acknowledged) {
+                consumer.commitAsync();
             }
         }
 
@@ -264,43 +366,97 @@ final class KafkaTaskConsumers implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warning("rejecting unreadable task record " + key + ": " + e.getMessage());
                 consumer.acknowledge(record, AcknowledgeType.REJECT);
-                consumer.commitAsync();
                 return null;
             }
         }
 
-        private void apply(List<Verdict> batch, Map<Key, Held> held) {
-            for (Verdict v : batch) {
-                Key key = v.delivery().key;
-                Held h = held.get(key);
-                if (h == null || h.delivery != v.delivery()) {
-                    continue; // closed meanwhile, or a stale delivery
+        private void apply(Verdict v) {
+            Key key = v.delivery().key;
+            Held h = held.get(key);
+            if (h != null && h.delivery == v.delivery()) {
+                if (!h.renewing) {
+                    acknowledge(h, v.type());
+                } else if (h.deferred == null || h.deferred == AcknowledgeType.RENEW) {
+                    // A final verdict replaces a renewal still to come; a renewal does not replace a final verdict.
+                    h.deferred = v.type();
                 }
-                try {
-                    consumer.acknowledge(h.record, v.type());
-                } catch (IllegalStateException e) {
-                    // The acquisition lock ran out (the broker made the record available again): nothing to do
-                    // here, the record comes back with a higher delivery count.
-                    LOG.warning("cannot acknowledge " + key + " as " + v.type() + ": " + e.getMessage());
-                    held.remove(key);
-                    continue;
-                }
-                if (v.type() == AcknowledgeType.RENEW) {
-                    h.acknowledged = true;
-                } else {
-                    held.remove(key);
-                }
+                return;
             }
-            consumer.commitAsync();
+            Fetcher now;
+            synchronized (lost) {
+                if (lost.get(key) == v.delivery()) {
+                    settleLost(v.delivery(), v.type());
+                    return;
+                }
+                now = v.delivery().fetcher;
+            }
+            // Posted before another consumer of this instance took the record over: that one applies it. Otherwise
+            // the delivery is stale (closed meanwhile, or already decided).
+            if (now != this && !now.verdicts.offer(v)) {
+                LOG.warning("no room to pass on the " + v.type() + " of " + v.delivery()
+                        + "; its record is delivered again when its lock runs out");
+            }
         }
 
-        private void shutDown(Map<Key, Held> held) {
+        /** Acknowledges a record the client holds in flight (fetched, not renewing). */
+        private void acknowledge(Held h, AcknowledgeType type) {
+            Key key = h.delivery.key;
+            try {
+                consumer.acknowledge(h.record, type);
+            } catch (IllegalStateException e) {
+                LOG.warning("cannot acknowledge " + key + " as " + type + ": " + e.getMessage());
+                lose(h, type);
+                return;
+            }
+            if (type == AcknowledgeType.RENEW) {
+                h.renewing = true;
+            } else {
+                held.remove(key);
+                unanswered.put(key, new Sent(h.delivery, type));
+            }
+        }
+
+        /** The client no longer holds the record; {@code verdict}, if any, is the one it could not take. */
+        private void lose(Held h, AcknowledgeType verdict) {
+            held.remove(h.delivery.key);
+            synchronized (lost) {
+                lost.put(h.delivery.key, h.delivery);
+                if (verdict != null) {
+                    settleLost(h.delivery, verdict);
+                }
+            }
+        }
+
+        /** The broker's answer to acknowledgements this consumer committed (the client calls it on this thread). */
+        private void answered(Map<TopicIdPartition, Set<Long>> offsets, Exception exception) {
+            offsets.forEach((partition, numbers) -> numbers.forEach(offset -> {
+                Key key = new Key(partition.topic(), partition.partition(), offset);
+                Sent sent = unanswered.remove(key);
+                Held h = held.get(key);
+                if (exception == null) {
+                    return;
+                }
+                if (sent != null && sent.type() != AcknowledgeType.RELEASE) {
+                    LOG.info(() -> "the broker refused the " + sent.type() + " of " + sent.delivery() + " ("
+                            + exception.getMessage() + "); it will be delivered again");
+                    synchronized (lost) {
+                        toGiveAgain.put(key, sent);
+                    }
+                } else if (h != null && h.renewing) {
+                    LOG.info(() -> "the broker refused to renew " + h.delivery + " (" + exception.getMessage()
+                            + "); it will be delivered again");
+                    lose(h, h.deferred);
+                }
+            }));
+        }
+
+        private void shutDown() {
             try {
                 // Give back what this consumer holds, so other workers get it at once instead of after the lock
                 // times out.
                 for (Held h : held.values()) {
                     h.delivery.done.set(true);
-                    if (!h.acknowledged) {
+                    if (!h.renewing) {
                         try {
                             consumer.acknowledge(h.record, AcknowledgeType.RELEASE);
                         } catch (RuntimeException ignored) {
@@ -339,7 +495,8 @@ final class KafkaTaskConsumers implements AutoCloseable {
 
     /** A delivered task; its verdicts go to the consumer thread that fetched it. */
     private final class Delivery implements TaskDelivery {
-        private final Fetcher fetcher;
+        /** The consumer whose client holds the record: the one that fetched it, or one that got it again. */
+        private volatile Fetcher fetcher;
         private final MetatileTask task;
         private final int deliveryCount;
         private final Key key;

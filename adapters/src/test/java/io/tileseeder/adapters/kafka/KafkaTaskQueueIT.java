@@ -7,11 +7,14 @@ import io.tileseeder.adapters.TaskQueueContract;
 import io.tileseeder.port.ReleaseBackoff;
 import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -251,5 +254,46 @@ class KafkaTaskQueueIT extends TaskQueueContract {
         assertThat(all).extracting(TaskDelivery::deliveryCount).containsOnly(1);
         assertNothingMore(queue);
         assertNothingLeftInTheGroup();
+    }
+
+    /**
+     * A worker renews its task every half second, as a slow metatile does, while dev/services' broker is stopped
+     * and started again. The broker forgets what was acquired, so the renewal under way fails and the record is
+     * delivered again, to any of the instance's consumers: it is joined to the delivery still being worked on, and
+     * the task reaches the worker once and is settled on the broker.
+     */
+    @Test
+    void aTaskRenewedThroughABrokerRestartIsProcessedOnce() throws Exception {
+        offerAll(1);
+        TaskDelivery working = takeOne();
+        ScheduledExecutorService heartbeat = Executors.newSingleThreadScheduledExecutor();
+        try (LoggedRecords logged = LoggedRecords.of(KafkaTaskConsumers.class)) {
+            heartbeat.scheduleAtFixedRate(working::renew, 0, 500, TimeUnit.MILLISECONDS);
+            DevKafka.stop();
+            DevKafka.start(Path.of("target/kafka-restart.log"));
+
+            List<TaskDelivery> during = new ArrayList<>();
+            long deadline = System.nanoTime() + ARRIVAL.toNanos();
+            while (messages(logged).noneMatch(m -> m.endsWith("joined to it")) && System.nanoTime() < deadline) {
+                queue.poll(POLL).ifPresent(during::add);
+            }
+            heartbeat.shutdownNow();
+            working.accept();
+
+            assertThat(messages(logged).toList()).as("what the consumers logged")
+                    .anyMatch(m -> m.startsWith("the broker refused to renew " + working))
+                    .anyMatch(m -> m.equals(working + " was delivered again while its task is still being worked on;"
+                            + " joined to it"))
+                    .noneMatch(m -> m.startsWith("cannot acknowledge"));
+            assertThat(during).as("deliveries while the first was still being worked on").isEmpty();
+            assertNothingLeftInTheGroup();
+            assertNothingMore(queue);
+        } finally {
+            heartbeat.shutdownNow();
+        }
+    }
+
+    private static java.util.stream.Stream<String> messages(LoggedRecords logged) {
+        return logged.records().stream().map(java.util.logging.LogRecord::getMessage);
     }
 }

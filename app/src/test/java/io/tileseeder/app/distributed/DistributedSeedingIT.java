@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tileseeder.adapters.kafka.DevKafka;
 import io.tileseeder.adapters.redis.OwnRedis;
 import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedisTopologies;
@@ -418,21 +419,9 @@ class DistributedSeedingIT {
 
     @Test
     void aKafkaRestartMidJobIsWaitedOutAndTheJobSucceedsWithEveryTile(TestInfo info) throws Exception {
-        // dev/services' own broker, stopped as a restart does (TERM) and started again by dev/services.
-        Path pidFile = Path.of("../.dev/kafka/kafka.pid");
-        long pid = Long.parseLong(Files.readString(pidFile).strip());
         restartMidJob(info, Map.of("SEEDER_WORKERS_QUEUE_CAPACITY", "64"),
                 status -> status.get("progress").get("tasksDone").asLong() >= 30,
-                new Outage("Kafka", () -> {
-                    ProcessHandle broker = ProcessHandle.of(pid).orElseThrow();
-                    broker.destroy();
-                    broker.onExit().get(60, TimeUnit.SECONDS);
-                }, () -> {
-                    Process up = new ProcessBuilder("../dev/services", "up").redirectErrorStream(true)
-                            .redirectOutput(temp.resolve("services-up.log").toFile()).start();
-                    assertThat(up.waitFor(3, TimeUnit.MINUTES)).isTrue();
-                    assertThat(up.exitValue()).as(Files.readString(temp.resolve("services-up.log"))).isZero();
-                }));
+                new Outage("Kafka", DevKafka::stop, () -> DevKafka.start(temp.resolve("services-up.log"))));
     }
 
     /**

@@ -214,8 +214,9 @@ public interface SeederConfig {
         OptionalInt threads();
 
         /**
-         * Deliveries of a task before it is recorded FAILED. A task put back because its metatile was locked
-         * by someone else counts too, as it does in a Kafka share group (whose default limit is also 5).
+         * Deliveries of a task before it is recorded FAILED. Every delivery counts, one given back by a worker that
+         * stopped or died too; Kafka's own delivery limit never drops a task (one delivered again is produced anew,
+         * its count carried along).
          */
         @WithDefault("5")
         int maxDeliveries();

@@ -4,6 +4,7 @@ import io.tileseeder.message.Messages;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.port.ReleaseBackoff;
 import io.tileseeder.port.TaskDelivery;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,10 +17,13 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
@@ -28,7 +32,11 @@ import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicIdPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -66,6 +74,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * a verdict given while a renewal is under way waits, and is applied when the record comes back; the consumer
  * thread recognises it by topic, partition and offset and does not hand it to the worker a second time.
  *
+ * <p>The last delivery. A share group archives a record once its delivery count reaches the group's limit
+ * ({@code group.share.delivery.count.limit}, 5 by default) and it is released or its lock runs out: a task given
+ * back while closing, or held by a worker that died, would be gone, and its job would never end. So a record
+ * delivered again (count 2 or more) is never handed to the worker: its task is produced anew, durably, with the
+ * deliveries so far in the header {@value #EARLIER_DELIVERIES}, and the record is accepted; the new record starts
+ * at count 1, far from the limit, and the worker still sees every delivery counted ({@link TaskDelivery#deliveryCount}),
+ * so its own {@code max-deliveries} decides when a task has failed.
+ *
  * <p>What the broker answers is read from the acknowledgement commit callback. A renewal it refused (the lock was
  * gone, the broker restarted) means the client will not hand the record back: the record is {@link State#LOST},
  * and the broker delivers it again. If it comes back to this consumer while the worker still has its task, it is
@@ -76,8 +92,14 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 final class KafkaTaskConsumers implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(KafkaTaskConsumers.class.getName());
+    /** Header of a task record produced anew: how often the task was delivered through the records before it. */
+    static final String EARLIER_DELIVERIES = "seeder-earlier-deliveries";
+    /** How long producing tasks anew may take before their records are released instead. */
+    private static final Duration PRODUCE_AGAIN_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaTaskQueue.Config config;
+    /** Produces tasks anew (see the class comment); the queue's own producer. */
+    private final Producer<String, byte[]> producer;
     private final List<Fetcher> fetchers = new ArrayList<>();
     /** Records fetched by any consumer, not yet taken by {@link #poll}; never fuller than its capacity. */
     private final BlockingQueue<Delivery> handOff;
@@ -97,8 +119,9 @@ final class KafkaTaskConsumers implements AutoCloseable {
     private final Map<Key, Sent> toGiveAgain;
 
     /** Connects {@code config.consumers()} share consumers (none for a queue that only produces); not started yet. */
-    KafkaTaskConsumers(KafkaTaskQueue.Config config) {
+    KafkaTaskConsumers(KafkaTaskQueue.Config config, Producer<String, byte[]> producer) {
         this.config = config;
+        this.producer = producer;
         this.handOff = new ArrayBlockingQueue<>(Math.max(1, config.consumers() * config.maxPollRecords()));
         this.stopped = new CountDownLatch(config.consumers());
         this.toGiveAgain = bounded(remembered());
@@ -196,6 +219,20 @@ final class KafkaTaskConsumers implements AutoCloseable {
         if (type != AcknowledgeType.RELEASE) {
             toGiveAgain.put(delivery.key, new Sent(delivery, type));
         }
+    }
+
+    /** The task's deliveries, this one included: through earlier records of it, and through this record. */
+    static int deliveries(ConsumerRecord<?, ?> record) {
+        int earlier = 0;
+        Header header = record.headers().lastHeader(EARLIER_DELIVERIES);
+        if (header != null) {
+            try {
+                earlier = Math.max(0, Integer.parseInt(new String(header.value(), StandardCharsets.US_ASCII)));
+            } catch (NumberFormatException e) {
+                LOG.warning("ignoring the header " + EARLIER_DELIVERIES + " of " + Key.of(record) + ": " + e.getMessage());
+            }
+        }
+        return earlier + record.deliveryCount().map(Short::intValue).orElse(1);
     }
 
     private record Key(String topic, int partition, long offset) {
@@ -301,8 +338,9 @@ final class KafkaTaskConsumers implements AutoCloseable {
             }
         }
 
-        private void fetch() {
+        private void fetch() throws InterruptedException {
             boolean acknowledged = false;
+            List<ConsumerRecord<String, byte[]>> again = new ArrayList<>();
             for (ConsumerRecord<String, byte[]> record : consumer.poll(config.fetchWait())) {
                 Key key = Key.of(record);
                 Held known = held.get(key);
@@ -343,6 +381,8 @@ final class KafkaTaskConsumers implements AutoCloseable {
                     Delivery delivery = decode(record, key);
                     if (delivery == null) {
                         acknowledged = true;
+                    } else if (record.deliveryCount().orElse((short) 1) > 1) {
+                        again.add(record);
                     } else if (handOff.offer(delivery)) {
                         held.put(key, new Held(delivery, record));
                     } else {
@@ -353,8 +393,39 @@ final class KafkaTaskConsumers implements AutoCloseable {
                     }
                 }
             }
+            if (!again.isEmpty()) {
+                produceAgain(again);
+                acknowledged = true;
+            }
             if (acknowledged) {
                 consumer.commitAsync();
+            }
+        }
+
+        /**
+         * Produces the tasks of records delivered again as new records, durably, then accepts the old ones; a record
+         * whose task could not be produced is released (Kafka is away: it comes back, and is tried again).
+         */
+        private void produceAgain(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+            List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+            for (ConsumerRecord<String, byte[]> record : records) {
+                ProducerRecord<String, byte[]> copy = new ProducerRecord<>(record.topic(), record.key(), record.value());
+                // This delivery of the record is not one of the task's: the worker never sees it.
+                copy.headers().add(EARLIER_DELIVERIES, Integer.toString(deliveries(record) - 1)
+                        .getBytes(StandardCharsets.US_ASCII));
+                sent.add(producer.send(copy));
+            }
+            long deadline = System.nanoTime() + PRODUCE_AGAIN_TIMEOUT.toNanos();
+            for (int i = 0; i < records.size(); i++) {
+                ConsumerRecord<String, byte[]> record = records.get(i);
+                try {
+                    sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+                } catch (ExecutionException | TimeoutException e) {
+                    Key key = Key.of(record);
+                    LOG.warning("cannot produce the task of " + key + " anew, releasing it: " + e);
+                    consumer.acknowledge(record, AcknowledgeType.RELEASE);
+                }
             }
         }
 
@@ -362,7 +433,7 @@ final class KafkaTaskConsumers implements AutoCloseable {
         private Delivery decode(ConsumerRecord<String, byte[]> record, Key key) {
             try {
                 MetatileTask task = Messages.task(record.value());
-                return new Delivery(this, task, record.deliveryCount().map(Short::intValue).orElse(1), key);
+                return new Delivery(this, task, deliveries(record), key);
             } catch (RuntimeException e) {
                 LOG.warning("rejecting unreadable task record " + key + ": " + e.getMessage());
                 consumer.acknowledge(record, AcknowledgeType.REJECT);

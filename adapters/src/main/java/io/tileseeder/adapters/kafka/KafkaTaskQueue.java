@@ -115,7 +115,7 @@ public final class KafkaTaskQueue implements TaskQueue, AutoCloseable {
         }
         this.producer = new KafkaProducer<>(producerProperties(config), new StringSerializer(), new ByteArraySerializer());
         try {
-            this.consumers = new KafkaTaskConsumers(config);
+            this.consumers = new KafkaTaskConsumers(config, producer);
         } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
             throw e;

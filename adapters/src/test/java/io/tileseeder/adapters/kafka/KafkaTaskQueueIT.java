@@ -257,6 +257,42 @@ class KafkaTaskQueueIT extends TaskQueueContract {
     }
 
     /**
+     * A task released again and again, by its worker and by consumers closing with it, well past the broker's
+     * delivery limit, at which a share group archives a released record: it keeps coming, each delivery counted, and
+     * is settled when accepted.
+     */
+    @Test
+    void aTaskReleasedPastTheGroupsDeliveryLimitIsStillDelivered() throws Exception {
+        int limit = brokerConfig("group.share.delivery.count.limit");
+        offerAll(1);
+        TaskDelivery delivery = takeOne();
+        for (int count = 1; count <= limit + 2; count++) {
+            assertThat(delivery.deliveryCount()).as("delivery count").isEqualTo(count);
+            assertThat(delivery.task()).isEqualTo(task(0));
+            if (count % 2 == 0) {
+                delivery.release();
+                delivery = takeOne();
+            } else {
+                ((KafkaTaskQueue) queue).close(); // gives back what it holds
+                queue = secondConsumer();
+                delivery = takeOne();
+            }
+        }
+        delivery.accept();
+        assertNothingLeftInTheGroup();
+        assertNothingMore(queue);
+    }
+
+    private int brokerConfig(String name) throws Exception {
+        try (Admin admin = admin()) {
+            String node = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next().idString();
+            ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, node);
+            return Integer.parseInt(admin.describeConfigs(List.of(broker)).all().get(30, TimeUnit.SECONDS)
+                    .get(broker).get(name).value());
+        }
+    }
+
+    /**
      * A worker renews its task every half second, as a slow metatile does, while dev/services' broker is stopped
      * and started again. The broker forgets what was acquired, so the renewal under way fails and the record is
      * delivered again, to any of the instance's consumers: it is joined to the delivery still being worked on, and

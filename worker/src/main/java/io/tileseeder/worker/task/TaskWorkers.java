@@ -280,10 +280,9 @@ public final class TaskWorkers implements AutoCloseable {
             Optional<MetatileProcessor.Prepared> prepared = patiently(delivery, entered.pass(),
                     () -> processor.prepare(delivery.task()));
             // Its metatile is locked elsewhere: keep the task (renewed) and try the lock again, each try waiting up
-            // to the lock wait. Released, it would spend one of the deliveries the queue allows, and a broker that
-            // counts them (Kafka's share groups archive a record at group.share.delivery.count.limit) would drop it
-            // without a FAILED result: a killed worker's locks outlive it by their lease, while Kafka hands its
-            // tasks to the others as soon as its connection is gone.
+            // to the lock wait. Released, it would spend one of the task's max-deliveries and could end FAILED for
+            // no fault of its own: a killed worker's locks outlive it by their lease, while Kafka hands its tasks to
+            // the others as soon as its connection is gone.
             while (prepared.isEmpty() && running && !entered.pass().jobFinal()) {
                 delivery.renew();
                 prepared = patiently(delivery, entered.pass(), () -> processor.prepare(delivery.task()));

@@ -96,6 +96,8 @@ final class KafkaTaskConsumers implements AutoCloseable {
     static final String EARLIER_DELIVERIES = "seeder-earlier-deliveries";
     /** How long producing tasks anew may take before their records are released instead. */
     private static final Duration PRODUCE_AGAIN_TIMEOUT = Duration.ofSeconds(30);
+    /** How often what the broker refused is told, at most. */
+    private static final Duration TALLY_EVERY = Duration.ofSeconds(10);
 
     private final KafkaTaskQueue.Config config;
     /** Produces tasks anew (see the class comment); the queue's own producer. */
@@ -103,7 +105,7 @@ final class KafkaTaskConsumers implements AutoCloseable {
     private final List<Fetcher> fetchers = new ArrayList<>();
     /** Records fetched by any consumer, not yet taken by {@link #poll}; never fuller than its capacity. */
     private final BlockingQueue<Delivery> handOff;
-    /** Applies RELEASE verdicts once their backoff has passed. */
+    /** Applies RELEASE verdicts once their backoff has passed, and tells the {@link Tally}. */
     private final ScheduledExecutorService releases;
     private final AtomicBoolean closing = new AtomicBoolean();
     /** The first consumer thread's failure; poll throws it. */
@@ -117,6 +119,7 @@ final class KafkaTaskConsumers implements AutoCloseable {
     private final Map<Key, Delivery> lost = new HashMap<>();
     /** ACCEPTs and REJECTs the broker could not take, given again if their record comes back to this instance. */
     private final Map<Key, Sent> toGiveAgain;
+    private final Tally tally = new Tally();
 
     /** Connects {@code config.consumers()} share consumers (none for a queue that only produces); not started yet. */
     KafkaTaskConsumers(KafkaTaskQueue.Config config, Producer<String, byte[]> producer) {
@@ -267,6 +270,49 @@ final class KafkaTaskConsumers implements AutoCloseable {
         }
     }
 
+    /**
+     * What the broker refused and what was settled again, told in one line for each {@link #TALLY_EVERY} in which
+     * any happened (an outage refuses acknowledgements in many small batches).
+     */
+    private final class Tally {
+        private int refused;
+        private int givenAgain;
+        private String reason;
+        private boolean told = true;
+
+        synchronized void refused(int count, String why) {
+            refused += count;
+            reason = why;
+            tellLater();
+        }
+
+        synchronized void givenAgain(int count) {
+            givenAgain += count;
+            tellLater();
+        }
+
+        private void tellLater() {
+            if (told) {
+                told = false;
+                try {
+                    releases.schedule(this::tell, TALLY_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (RejectedExecutionException e) {
+                    // Closing.
+                }
+            }
+        }
+
+        private synchronized void tell() {
+            LOG.info("in the last " + TALLY_EVERY.toSeconds() + " s the broker refused " + refused
+                    + " acknowledgement(s)" + (reason == null ? "" : " (" + reason + ")") + ", and " + givenAgain
+                    + " record(s) came back and were given their verdict again, not processed twice");
+            refused = 0;
+            givenAgain = 0;
+            reason = null;
+            told = true;
+        }
+    }
+
     /** A final acknowledgement sent and not yet answered. */
     private record Sent(Delivery delivery, AcknowledgeType type) {
     }
@@ -340,7 +386,8 @@ final class KafkaTaskConsumers implements AutoCloseable {
 
         private void fetch() throws InterruptedException {
             boolean acknowledged = false;
-            List<ConsumerRecord<String, byte[]>> again = new ArrayList<>();
+            List<Held> again = new ArrayList<>();
+            int givenAgain = 0;
             for (ConsumerRecord<String, byte[]> record : consumer.poll(config.fetchWait())) {
                 Key key = Key.of(record);
                 Held known = held.get(key);
@@ -368,10 +415,11 @@ final class KafkaTaskConsumers implements AutoCloseable {
                     }
                 }
                 if (settled != null) {
-                    LOG.info(() -> settled.delivery() + " was delivered again after the broker refused its "
+                    LOG.fine(() -> settled.delivery() + " was delivered again after the broker refused its "
                             + settled.type() + "; given again, not processed twice");
                     consumer.acknowledge(record, settled.type());
                     unanswered.put(key, settled);
+                    givenAgain++;
                     acknowledged = true;
                 } else if (rejoined != null) {
                     Delivery d = rejoined;
@@ -382,7 +430,7 @@ final class KafkaTaskConsumers implements AutoCloseable {
                     if (delivery == null) {
                         acknowledged = true;
                     } else if (record.deliveryCount().orElse((short) 1) > 1) {
-                        again.add(record);
+                        again.add(new Held(delivery, record));
                     } else if (handOff.offer(delivery)) {
                         held.put(key, new Held(delivery, record));
                     } else {
@@ -392,6 +440,9 @@ final class KafkaTaskConsumers implements AutoCloseable {
                         acknowledged = true;
                     }
                 }
+            }
+            if (givenAgain > 0) {
+                tally.givenAgain(givenAgain);
             }
             if (!again.isEmpty()) {
                 produceAgain(again);
@@ -406,9 +457,10 @@ final class KafkaTaskConsumers implements AutoCloseable {
          * Produces the tasks of records delivered again as new records, durably, then accepts the old ones; a record
          * whose task could not be produced is released (Kafka is away: it comes back, and is tried again).
          */
-        private void produceAgain(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        private void produceAgain(List<Held> records) throws InterruptedException {
             List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
-            for (ConsumerRecord<String, byte[]> record : records) {
+            for (Held held : records) {
+                ConsumerRecord<String, byte[]> record = held.record;
                 ProducerRecord<String, byte[]> copy = new ProducerRecord<>(record.topic(), record.key(), record.value());
                 // This delivery of the record is not one of the task's: the worker never sees it.
                 copy.headers().add(EARLIER_DELIVERIES, Integer.toString(deliveries(record) - 1)
@@ -417,14 +469,15 @@ final class KafkaTaskConsumers implements AutoCloseable {
             }
             long deadline = System.nanoTime() + PRODUCE_AGAIN_TIMEOUT.toNanos();
             for (int i = 0; i < records.size(); i++) {
-                ConsumerRecord<String, byte[]> record = records.get(i);
+                Held held = records.get(i);
                 try {
                     sent.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    consumer.acknowledge(record, AcknowledgeType.ACCEPT);
+                    consumer.acknowledge(held.record, AcknowledgeType.ACCEPT);
+                    // Refused, the ACCEPT is given again if the record comes back: not a second new record.
+                    unanswered.put(held.delivery.key, new Sent(held.delivery, AcknowledgeType.ACCEPT));
                 } catch (ExecutionException | TimeoutException e) {
-                    Key key = Key.of(record);
-                    LOG.warning("cannot produce the task of " + key + " anew, releasing it: " + e);
-                    consumer.acknowledge(record, AcknowledgeType.RELEASE);
+                    LOG.warning("cannot produce " + held.delivery + " anew, releasing its record: " + e);
+                    consumer.acknowledge(held.record, AcknowledgeType.RELEASE);
                 }
             }
         }
@@ -500,25 +553,30 @@ final class KafkaTaskConsumers implements AutoCloseable {
 
         /** The broker's answer to acknowledgements this consumer committed (the client calls it on this thread). */
         private void answered(Map<TopicIdPartition, Set<Long>> offsets, Exception exception) {
-            offsets.forEach((partition, numbers) -> numbers.forEach(offset -> {
-                Key key = new Key(partition.topic(), partition.partition(), offset);
-                Sent sent = unanswered.remove(key);
-                Held h = held.get(key);
-                if (exception == null) {
-                    return;
-                }
-                if (sent != null && sent.type() != AcknowledgeType.RELEASE) {
-                    LOG.info(() -> "the broker refused the " + sent.type() + " of " + sent.delivery() + " ("
-                            + exception.getMessage() + "); it will be delivered again");
-                    synchronized (lost) {
-                        toGiveAgain.put(key, sent);
+            int refused = 0;
+            for (Map.Entry<TopicIdPartition, Set<Long>> partition : offsets.entrySet()) {
+                for (long offset : partition.getValue()) {
+                    Key key = new Key(partition.getKey().topic(), partition.getKey().partition(), offset);
+                    Sent sent = unanswered.remove(key);
+                    Held h = held.get(key);
+                    if (exception == null) {
+                        continue;
                     }
-                } else if (h != null && h.renewing) {
-                    LOG.info(() -> "the broker refused to renew " + h.delivery + " (" + exception.getMessage()
-                            + "); it will be delivered again");
-                    lose(h, h.deferred);
+                    refused++;
+                    if (sent != null && sent.type() != AcknowledgeType.RELEASE) {
+                        LOG.fine(() -> "the broker refused the " + sent.type() + " of " + sent.delivery());
+                        synchronized (lost) {
+                            toGiveAgain.put(key, sent);
+                        }
+                    } else if (h != null && h.renewing) {
+                        LOG.fine(() -> "the broker refused to renew " + h.delivery);
+                        lose(h, h.deferred);
+                    }
                 }
-            }));
+            }
+            if (refused > 0) {
+                tally.refused(refused, exception.getMessage());
+            }
         }
 
         private void shutDown() {

@@ -13,6 +13,7 @@ import io.tileseeder.adapters.redis.RedissonMetatileLock;
 import io.tileseeder.app.testing.WorldTiles;
 import io.tileseeder.job.JobState;
 import io.tileseeder.message.JobEvent;
+import io.tileseeder.outage.Outages;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -344,7 +345,8 @@ class DistributedSeedingIT {
     @Test
     void queuedJobsOutliveACoordinatorKilledAndStartHighestPriorityFirst(TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LIMITS_MAX_RUNNING_JOBS", "1")) {
-            SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a").coordinator();
+            Cluster.Started started = cluster.startCoordinatorAndWorkers("worker-a");
+            SeederProcess coordinator = started.coordinator();
             String running = cluster.submit(0, 12);
             String first = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":1},\"priority\":0}");
             String urgent = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":2},\"priority\":5}");
@@ -493,7 +495,8 @@ class DistributedSeedingIT {
         String reseed = "{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":6},\"mode\":\"reseed\"}";
         try (Cluster cluster = new Cluster(name(info))) {
             settings.forEach(cluster::set);
-            SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a").coordinator();
+            Cluster.Started started = cluster.startCoordinatorAndWorkers("worker-a");
+            SeederProcess coordinator = started.coordinator();
             long start = System.nanoTime();
             String baseline = cluster.submit(reseed);
             assertThat(cluster.awaitFinal(baseline, JOB_TIMEOUT).get("state").asText()).isEqualTo("SUCCEEDED");
@@ -539,6 +542,21 @@ class DistributedSeedingIT {
             assertThat(disturbed).as("wall time with the outage").isLessThanOrEqualTo(
                     undisturbed.plus(length).plusSeconds(15));
             awaitHealth(coordinator, outage.check(), "UP");
+            if (outage.seenByReadiness()) {
+                // Told by each process, whether or not a call of its own met the outage: the first line when it
+                // began, the last when it ended.
+                String dependency = outage.check().equals("store") ? Outages.OBJECT_STORE : outage.check();
+                List<SeederProcess> processes = new ArrayList<>(started.workers());
+                processes.add(coordinator);
+                for (SeederProcess process : processes) {
+                    List<String> told = process.output().lines().filter(line -> line.contains("[io.ti.ou.Outages]")
+                            && line.contains(dependency + " is ")).toList();
+                    assertThat(told).as("what %s told of the outage", process.name).isNotEmpty()
+                            .first().asString().contains(dependency + " is unavailable");
+                    assertThat(told.getLast()).as("the last line %s told of the outage", process.name)
+                            .contains(dependency + " is available again after");
+                }
+            }
             System.out.printf("%s: %s down %d ms; job undisturbed %d ms, with the outage %d ms (%+d ms beyond the "
                     + "outage); %d tiles, none missing; %d event, at %s; last tile %s; the job showed it waited for %s%n",
                     name(info), outage.check(), length.toMillis(), undisturbed.toMillis(), disturbed.toMillis(),

@@ -24,13 +24,17 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -59,6 +63,11 @@ public final class ClusterAdapters implements Adapters {
     private static final Duration LOCK_WATCHDOG = Duration.ofSeconds(10);
     /** How long a readiness probe waits for a dependency's answer. */
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+    /**
+     * How often the process probes its dependencies on its own, as Kubernetes' readiness checks do, so that an
+     * outage is told (once when it begins, once when it ends) even while no call of the product meets it.
+     */
+    private static final Duration WATCH_EVERY = Duration.ofSeconds(5);
 
     /** A service the process cannot work without did not answer. */
     static final class Unreachable extends RuntimeException {
@@ -100,6 +109,7 @@ public final class ClusterAdapters implements Adapters {
                     RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT);
             adapters.gate = adapters.add(new RedisJobGate(adapters.redis, cluster.keyPrefix(),
                     RedisJobGate.DEFAULT_LEASE));
+            adapters.watchDependencies();
             return adapters;
         } catch (RuntimeException e) {
             adapters.close();
@@ -274,14 +284,37 @@ public final class ClusterAdapters implements Adapters {
 
     private Monitored.Probe watched(String dependency, Monitored.Probe probe) {
         return () -> {
+            Instant since = Instant.now();
             try {
                 probe.check();
                 outages.up(dependency);
             } catch (Exception e) {
-                outages.down(dependency, rootMessage(e));
+                outages.down(dependency, rootMessage(e), since);
                 throw e;
             }
         };
+    }
+
+    /** Runs the {@link #dependencies} probes every {@link #WATCH_EVERY} on a thread of their own until closed. */
+    private void watchDependencies() {
+        Collection<Monitored.Probe> probes = dependencies().values();
+        probeAdmin(); // opened before the watch, so closed after it
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("seeder-dependency-watch").daemon().factory());
+        opened.push(() -> {
+            // A round under way finishes (an interrupted probe would report an outage that is none).
+            watch.shutdown();
+            if (!watch.awaitTermination(PROBE_TIMEOUT.toMillis() * probes.size(), TimeUnit.MILLISECONDS)) {
+                watch.shutdownNow();
+            }
+        });
+        watch.scheduleWithFixedDelay(() -> probes.forEach(probe -> {
+            try {
+                probe.check();
+            } catch (Exception e) {
+                // Recorded and logged by the probe's outage, once per outage.
+            }
+        }), WATCH_EVERY.toMillis(), WATCH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private synchronized Admin probeAdmin() {

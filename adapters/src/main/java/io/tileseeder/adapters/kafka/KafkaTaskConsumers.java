@@ -211,8 +211,9 @@ final class KafkaTaskConsumers implements AutoCloseable {
     }
 
     /**
-     * A verdict on a {@link #lost} delivery: a final one ends it, and an ACCEPT or REJECT is kept to give again if
-     * the record comes back here. Called holding {@link #lost}.
+     * A verdict on a delivery whose record the client no longer holds ({@link #lost}, or a final verdict the broker
+     * refused): a final one ends it, and an ACCEPT or REJECT is kept to give again if the record comes back here.
+     * Called holding {@link #lost}.
      */
     private void settleLost(Delivery delivery, AcknowledgeType type) {
         if (type == AcknowledgeType.RENEW) {
@@ -563,10 +564,10 @@ final class KafkaTaskConsumers implements AutoCloseable {
                         continue;
                     }
                     refused++;
-                    if (sent != null && sent.type() != AcknowledgeType.RELEASE) {
+                    if (sent != null) {
                         LOG.fine(() -> "the broker refused the " + sent.type() + " of " + sent.delivery());
                         synchronized (lost) {
-                            toGiveAgain.put(key, sent);
+                            settleLost(sent.delivery(), sent.type());
                         }
                     } else if (h != null && h.renewing) {
                         LOG.fine(() -> "the broker refused to renew " + h.delivery);

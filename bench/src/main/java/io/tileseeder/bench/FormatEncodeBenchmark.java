@@ -1,11 +1,11 @@
 package io.tileseeder.bench;
 
-import io.tileseeder.worker.encode.JpegEncoder;
-import io.tileseeder.worker.encode.JpegPngEncoder;
-import io.tileseeder.worker.encode.PngEncoder;
-import io.tileseeder.worker.encode.TileEncoder;
-import io.tileseeder.worker.encode.WebpEncoder;
-import io.tileseeder.worker.render.TileView;
+import io.tileseeder.render.TileView;
+import io.tileseeder.render.encode.JpegEncoder;
+import io.tileseeder.render.encode.JpegPngEncoder;
+import io.tileseeder.render.encode.PngEncoder;
+import io.tileseeder.render.encode.TileEncoder;
+import io.tileseeder.render.encode.WebpEncoder;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

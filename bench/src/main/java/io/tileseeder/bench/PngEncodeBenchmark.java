@@ -4,10 +4,9 @@ import ar.com.hjg.pngj.FilterType;
 import ar.com.hjg.pngj.ImageInfo;
 import ar.com.hjg.pngj.ImageLineByte;
 import ar.com.hjg.pngj.PngWriter;
-import io.tileseeder.worker.encode.PngEncoder;
-import io.tileseeder.worker.encode.TileEncoder;
-import io.tileseeder.worker.render.TileView;
-
+import io.tileseeder.render.TileView;
+import io.tileseeder.render.encode.PngEncoder;
+import io.tileseeder.render.encode.TileEncoder;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

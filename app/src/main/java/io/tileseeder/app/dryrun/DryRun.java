@@ -1,42 +1,32 @@
 package io.tileseeder.app.dryrun;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tileseeder.adapters.memory.LocalMetatileLock;
-import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.grid.TileCoord;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.TooManyJobsException;
 import io.tileseeder.layer.LayerCatalogConfig;
+import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.message.MetatileTask;
-import io.tileseeder.message.TileCounts;
 import io.tileseeder.plan.MetatilePlan;
 import io.tileseeder.plan.PlannedMetatile;
-import io.tileseeder.port.EncodedTile;
-import io.tileseeder.port.TileKey;
-import io.tileseeder.port.TileStore;
-import io.tileseeder.worker.task.LayerResources;
-import io.tileseeder.worker.task.MetatileProcessor;
-import io.tileseeder.worker.task.WorkerMetrics;
-import io.tileseeder.worker.wms.WmsClient;
+import io.tileseeder.render.LayerResources;
+import io.tileseeder.render.MetatileRenderer;
+import io.tileseeder.render.wms.WmsClient;
 import java.io.IOException;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 
 /**
  * What a job would do, without doing it: its tiles and metatiles per zoom, and an estimate of its bytes and time from
- * rendering and encoding a sample of its metatiles (no lock of the workers is taken). The sample is
- * spread over the zoom levels in proportion to their metatiles, at least one per zoom, evenly over each zoom's
- * rows; each zoom's figures are its sample's means times its metatiles. The tile store is neither read nor written:
- * the sample renders as over a store that holds nothing ({@link NothingStored}), so a {@code seed} job is estimated
- * as if none of its tiles existed yet whatever the store holds (the same job again after seeding it estimates the
- * same), and a {@code truncate} job renders nothing. One dry run at a time per process: it takes a CPU of the
- * coordinator for as long as its sample renders.
+ * rendering and encoding a sample of its metatiles with the workers' {@link MetatileRenderer} (no lock, no task).
+ * The sample is spread over the zoom levels in proportion to their metatiles, at least one per zoom, evenly over
+ * each zoom's rows; each zoom's figures are its sample's means times its metatiles. The tile store is neither read
+ * nor written, so a {@code seed} job is estimated as if none of its tiles existed yet whatever the store holds (the
+ * same job again after seeding it estimates the same), and a {@code truncate} job renders nothing. One dry run at a
+ * time per process: it takes a CPU of the coordinator for as long as its sample renders.
  */
 public final class DryRun {
 
@@ -67,7 +57,7 @@ public final class DryRun {
                            double sampleSeconds, List<Zoom> zooms) {
     }
 
-    private final MetatileProcessor processor;
+    private final MetatileRenderer renderer;
     private final int samples;
     private final int parallelism;
     private final Semaphore running = new Semaphore(1);
@@ -82,9 +72,7 @@ public final class DryRun {
             throw new IllegalArgumentException("need samples >= 0 and workerThreads >= 1, not " + samples + " and "
                     + workerThreads);
         }
-        this.processor = new MetatileProcessor(new LayerResources(layers, new WmsClient(wmsRequestsPerUpstream)),
-                new NothingStored(), new LocalMetatileLock(), Duration.ZERO,
-                new WorkerMetrics(new SimpleMeterRegistry()));
+        this.renderer = new MetatileRenderer(new LayerResources(layers, new WmsClient(wmsRequestsPerUpstream)));
         this.samples = samples;
         this.parallelism = Math.min(workerThreads, Runtime.getRuntime().availableProcessors());
     }
@@ -138,22 +126,26 @@ public final class DryRun {
         if (k == 0) {
             return new Zoom(z, tiles, count, 0, 0, spec.mode() == Mode.TRUNCATE ? 0 : tiles, 0);
         }
+        LayerConfig layer = renderer.layers().layer(spec.layer());
         long sampleTiles = 0;
         long sampleBytes = 0;
         long sampleWritten = 0;
         long nanos = 0;
         for (int i = 0; i < k; i++) {
             PlannedMetatile metatile = plan.from(firstSeq + (long) ((i + 0.5) * count / k)).next();
-            MetatileTask task = MetatileTask.of("dry-run", metatile.seq(), spec.layer(), spec.format(), Mode.RESEED,
+            MetatileTask task = MetatileTask.of("dry-run", metatile.seq(), spec.layer(), spec.format(), Mode.SEED,
                     metatile.metatile(), metatile.tiles(), metatile.mask(), null);
             long began = System.nanoTime();
-            MetatileProcessor.Prepared prepared = processor.prepare(task).orElseThrow();
+            MetatileRenderer.Drawn drawn = renderer.draw(layer, task.metatile(), task.format());
+            for (TileCoord tile : task.tilesToStore()) {
+                Optional<byte[]> encoded = drawn.encode(tile);
+                if (encoded.isPresent()) {
+                    sampleWritten++;
+                    sampleBytes += encoded.get().length;
+                }
+            }
             nanos += System.nanoTime() - began;
-            prepared.abandon();
-            TileCounts counts = prepared.counts();
             sampleTiles += metatile.tileCount();
-            sampleBytes += counts.bytes();
-            sampleWritten += counts.written();
         }
         double scale = (double) tiles / sampleTiles;
         return new Zoom(z, tiles, count, k, Math.round(sampleBytes * scale), Math.round(sampleWritten * scale),
@@ -162,67 +154,5 @@ public final class DryRun {
 
     private static double round(double seconds) {
         return Math.round(seconds * 1000) / 1000.0;
-    }
-
-    /**
-     * The store a dry run's sample renders over: it holds no tile and no document, so every tile of the sample is
-     * rendered and encoded as a first seed would, and it takes nothing, as the sample is never stored.
-     */
-    private static final class NothingStored implements TileStore {
-
-        @Override
-        public Optional<Instant> lastModified(TileKey key) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) {
-            return false;
-        }
-
-        @Override
-        public Optional<byte[]> read(TileKey key) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) {
-            return false;
-        }
-
-        @Override
-        public void write(Collection<EncodedTile> tiles) {
-            throw new UnsupportedOperationException("a dry run stores nothing");
-        }
-
-        @Override
-        public long delete(Collection<TileKey> keys) {
-            throw new UnsupportedOperationException("a dry run deletes nothing");
-        }
-
-        @Override
-        public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
-                                  String contentType) {
-            throw new UnsupportedOperationException("a dry run stores nothing");
-        }
-
-        @Override
-        public void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names) {
-            throw new UnsupportedOperationException("a dry run deletes nothing");
-        }
-
-        @Override
-        public String publicUrl() {
-            throw new UnsupportedOperationException("a dry run's store has no tiles to read");
-        }
-
-        @Override
-        public String describe() {
-            return "nothing (a dry run)";
-        }
-
-        @Override
-        public void probe() {
-        }
     }
 }

@@ -3,12 +3,12 @@ package io.tileseeder.runtime.wiring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.render.LayerResources;
+import io.tileseeder.render.wms.WmsClient;
 import io.tileseeder.runtime.settings.Settings.WorkerSettings;
-import io.tileseeder.worker.task.LayerResources;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.TaskWorkers;
 import io.tileseeder.worker.task.WorkerMetrics;
-import io.tileseeder.worker.wms.WmsClient;
 import java.util.List;
 
 /** The metatile pipeline over a set of adapters: the same in the embedded and the distributed mode. */

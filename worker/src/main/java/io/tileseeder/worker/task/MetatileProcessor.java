@@ -2,7 +2,6 @@ package io.tileseeder.worker.task;
 
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileLists;
-import io.tileseeder.layer.EmptyTilePolicy;
 import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
@@ -13,11 +12,8 @@ import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.StoredTile;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
-import io.tileseeder.worker.encode.TileEncoder;
-import io.tileseeder.worker.encode.UniformTiles;
-import io.tileseeder.worker.render.MetatileImage;
-import io.tileseeder.worker.render.TileContent;
-import io.tileseeder.worker.render.TileView;
+import io.tileseeder.render.LayerResources;
+import io.tileseeder.render.MetatileRenderer;
 import io.tileseeder.worker.task.WorkerMetrics.Stage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,23 +30,22 @@ import java.util.concurrent.ThreadLocalRandom;
  * lock; I/O-bound), so that the worker runs each stage on a pool sized for it. A seed of a metatile marked done
  * ({@link DoneMetatiles}) stops after one look-up.
  *
- * <p>Tiles of one colour (inside a country, or fully transparent under the {@code store} policy) are encoded
- * once per colour and format, and the bytes reused ({@link UniformTiles}).
+ * <p>The tiles' bytes are the {@link MetatileRenderer}'s: this class decides which tiles to draw, and what becomes
+ * of each.
  */
 public final class MetatileProcessor {
 
-    private final LayerResources layers;
+    private final MetatileRenderer renderer;
     private final TileStore store;
     private final MetatileLock locks;
     private final Duration lockWait;
     private final WorkerMetrics metrics;
-    private final UniformTiles uniformTiles = new UniformTiles();
     private final RenderMode seed;
     private final RenderMode reseed;
 
     public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
                              WorkerMetrics metrics) {
-        this.layers = layers;
+        this.renderer = new MetatileRenderer(layers);
         this.store = store;
         this.locks = locks;
         this.lockWait = lockWait;
@@ -166,7 +161,7 @@ public final class MetatileProcessor {
      * @throws IOException if the layer's data cannot be read or its upstream WMS fails
      */
     public Optional<Prepared> prepare(MetatileTask task) throws IOException, InterruptedException {
-        LayerConfig layer = layers.layer(task.layer());
+        LayerConfig layer = renderer.layers().layer(task.layer());
         long start = System.nanoTime();
         Optional<MetatileLock.Lease> lease = locks.tryLock(task.metatileKey(), lockWait);
         metrics.stage(Stage.LOCK, System.nanoTime() - start);
@@ -272,16 +267,14 @@ public final class MetatileProcessor {
             return Prepared.nothingToWrite(lease, task, tally.counts(), mark);
         }
 
-        Optional<MetatileImage> image = layers.source(layer).render(task.metatile(), layer.gutter());
+        MetatileRenderer.Drawn drawn = renderer.draw(layer, task.metatile(), task.format());
         long rendered = System.nanoTime();
         metrics.stage(Stage.RENDER, rendered - checked);
 
-        TileEncoder encoder = layers.encoder(layer, task.format());
         for (TileKey key : todo) {
-            TileView view = image.map(metatile -> metatile.tile(key.tile())).orElse(null);
-            TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
+            Optional<byte[]> encoded = drawn.encode(key.tile());
             StoredTile stored = existing.get(key);
-            if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
+            if (encoded.isEmpty()) {
                 if (mode.deletes(stored)) {
                     tally.nowEmpty.add(key);
                 } else {
@@ -289,7 +282,7 @@ public final class MetatileProcessor {
                 }
                 continue;
             }
-            byte[] data = uniformTiles.encode(encoder, view, content);
+            byte[] data = encoded.get();
             if (mode.unchanged(stored, data)) {
                 tally.unchanged++;
                 continue;

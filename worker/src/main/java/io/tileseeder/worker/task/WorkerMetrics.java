@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.message.TileCounts;
-import io.tileseeder.worker.wms.WmsClient;
+import io.tileseeder.render.wms.WmsClient;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Locale;

@@ -11,6 +11,7 @@ import io.tileseeder.job.Mode;
 import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.message.MetatileTask;
+import io.tileseeder.render.RenderFixtures;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -101,16 +102,16 @@ class BrokenLayerTest {
         MetatileTask task = tasks(processor).getFirst();
         assertThatThrownBy(() -> processor.process(task)).isInstanceOf(IOException.class);
 
-        Files.writeString(config.resolve("later.geojson"), WorkerFixtures.rectangleGeoJson(-10, -10, 10, 10));
+        Files.writeString(config.resolve("later.geojson"), RenderFixtures.rectangleGeoJson(-10, -10, 10, 10));
 
         assertThat(processor.process(task)).hasValueSatisfying(counts -> assertThat(counts.written()).isEqualTo(1));
         assertThat(Folders.tiles(tiles)).containsExactly("broken/WebMercatorQuad/0/0/0.png");
     }
 
     private MetatileProcessor processorFor(String data) throws IOException {
-        LayerCatalogConfig catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config,
-                WorkerFixtures.catalogYaml(WorkerFixtures.layerYaml("broken", data, "skip"))));
-        return new MetatileProcessor(WorkerFixtures.resources(catalog), new FileTileStore(tiles), lock, LOCK_WAIT,
+        LayerCatalogConfig catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(config,
+                RenderFixtures.catalogYaml(RenderFixtures.layerYaml("broken", data, "skip"))));
+        return new MetatileProcessor(RenderFixtures.resources(catalog), new FileTileStore(tiles), lock, LOCK_WAIT,
                 WorkerMetrics.unregistered());
     }
 

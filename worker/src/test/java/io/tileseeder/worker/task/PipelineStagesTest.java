@@ -16,6 +16,7 @@ import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.render.RenderFixtures;
 import io.tileseeder.worker.task.TaskWorkersTest.GateStore;
 import io.tileseeder.worker.task.TaskWorkersTest.Log;
 import io.tileseeder.worker.task.TaskWorkersTest.RecordingSink;
@@ -209,7 +210,7 @@ class PipelineStagesTest {
     }
 
     private MetatileProcessor processor(TileStore store) {
-        return new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock, WorkerFixtures.LOCK_WAIT,
+        return new MetatileProcessor(RenderFixtures.resources(catalog), store, lock, WorkerFixtures.LOCK_WAIT,
                 new WorkerMetrics(registry));
     }
 

@@ -4,11 +4,11 @@ import static io.tileseeder.worker.task.WorkerFixtures.LOCK_WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.adapters.ForwardingTileStore;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.Mode;
@@ -21,6 +21,7 @@ import io.tileseeder.plan.MetatilePlan;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.render.RenderFixtures;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,7 @@ class SeedModesTest {
 
     @BeforeEach
     void setUp() {
-        processor = new MetatileProcessor(WorkerFixtures.bundledResources(), new FileTileStore(root), new MapLock(),
+        processor = new MetatileProcessor(RenderFixtures.bundledResources(), new FileTileStore(root), new MapLock(),
                 LOCK_WAIT, WorkerMetrics.unregistered());
     }
 
@@ -242,7 +243,7 @@ class SeedModesTest {
     void aJobOverATileListTouchesItsTilesAndNoOther() throws Exception {
         run(Mode.SEED, null);
         Set<String> before = new TreeSet<>(Folders.regularFiles(root));
-        JobSpec list = new JobSpecValidator(WorkerFixtures.bundledCatalog(), WorkerFixtures.LIMITS).validate(
+        JobSpec list = new JobSpecValidator(RenderFixtures.bundledCatalog(), WorkerFixtures.LIMITS).validate(
                 new JobRequest(WorkerFixtures.WORLD, TMS.id(), new JobRequest.Zoom(0, MAX_ZOOM), null, "png",
                         Mode.TRUNCATE.id(), null, null, null, null, null, TextNode.valueOf("3/4/2\n2/0/3\n")));
         Set<String> listed = new TreeSet<>();
@@ -271,7 +272,7 @@ class SeedModesTest {
 
     @Test
     void aJobOverPartOfAMetatileNeitherMarksItNorIsFooledByAnother() throws Exception {
-        JobSpec list = new JobSpecValidator(WorkerFixtures.bundledCatalog(), WorkerFixtures.LIMITS).validate(
+        JobSpec list = new JobSpecValidator(RenderFixtures.bundledCatalog(), WorkerFixtures.LIMITS).validate(
                 new JobRequest(WorkerFixtures.WORLD, TMS.id(), new JobRequest.Zoom(3, 3), null, "png",
                         Mode.SEED.id(), null, null, null, null, null, TextNode.valueOf("3/4/2\n")));
         TileCounts part = WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-part", list)).total();
@@ -388,7 +389,7 @@ class SeedModesTest {
     }
 
     private static MetatileProcessor processorOver(TileStore store) {
-        return new MetatileProcessor(WorkerFixtures.bundledResources(), store, new MapLock(), LOCK_WAIT,
+        return new MetatileProcessor(RenderFixtures.bundledResources(), store, new MapLock(), LOCK_WAIT,
                 WorkerMetrics.unregistered());
     }
 

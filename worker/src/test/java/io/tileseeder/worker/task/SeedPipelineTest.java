@@ -1,10 +1,10 @@
 package io.tileseeder.worker.task;
 
-import static io.tileseeder.worker.task.WorkerFixtures.LAND_RGB;
+import static io.tileseeder.render.RenderFixtures.LAND_RGB;
+import static io.tileseeder.render.RenderFixtures.alpha;
+import static io.tileseeder.render.RenderFixtures.hex;
 import static io.tileseeder.worker.task.WorkerFixtures.LOCK_WAIT;
 import static io.tileseeder.worker.task.WorkerFixtures.WORLD;
-import static io.tileseeder.worker.task.WorkerFixtures.alpha;
-import static io.tileseeder.worker.task.WorkerFixtures.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.adapters.file.FileTileStore;
@@ -18,6 +18,7 @@ import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.plan.MetatilePlan;
+import io.tileseeder.render.RenderFixtures;
 import io.tileseeder.worker.task.WorkerFixtures.Expect;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import io.tileseeder.worker.task.WorkerFixtures.Run;
@@ -63,7 +64,7 @@ class SeedPipelineTest {
         store = new FileTileStore(root);
         lock = new MapLock();
         metrics = WorkerMetrics.unregistered();
-        processor = new MetatileProcessor(WorkerFixtures.bundledResources(), store, lock, LOCK_WAIT, metrics);
+        processor = new MetatileProcessor(RenderFixtures.bundledResources(), store, lock, LOCK_WAIT, metrics);
     }
 
     @Test
@@ -127,11 +128,11 @@ class SeedPipelineTest {
     @Test
     void emptyTilesArePngsOfNothingUnderTheStorePolicy(@TempDir Path config) throws Exception {
         // A 10° box at 10..20°E, 10..20°N: at z0..2 it touches a handful of tiles; the others are empty.
-        Files.writeString(config.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(10, 10, 20, 20));
-        var catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
-                WorkerFixtures.layerYaml("boxes", "box.geojson", "store"),
-                WorkerFixtures.layerYaml("sparse", "box.geojson", "skip"))));
-        MetatileProcessor boxes = new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock, LOCK_WAIT,
+        Files.writeString(config.resolve("box.geojson"), RenderFixtures.rectangleGeoJson(10, 10, 20, 20));
+        var catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(config, RenderFixtures.catalogYaml(
+                RenderFixtures.layerYaml("boxes", "box.geojson", "store"),
+                RenderFixtures.layerYaml("sparse", "box.geojson", "skip"))));
+        MetatileProcessor boxes = new MetatileProcessor(RenderFixtures.resources(catalog), store, lock, LOCK_WAIT,
                 metrics);
 
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
@@ -164,7 +165,7 @@ class SeedPipelineTest {
     void onlyTheJobsTilesOfAMetatileAreStored() throws Exception {
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         // z3, lon -180..-100, lat 0..85: tile columns 0..1 and rows 0..3 of metatile (0, 0), which has 4x4.
-        JobSpec spec = WorkerFixtures.spec(WorkerFixtures.bundledCatalog(), WORLD, tms, 3, 3,
+        JobSpec spec = WorkerFixtures.spec(RenderFixtures.bundledCatalog(), WORLD, tms, 3, 3,
                 List.of(-180.0, 0.0, -100.0, 85.0), Mode.SEED, null);
         Run run = WorkerFixtures.runAll(processor, WorkerFixtures.tasks("job-bbox", spec));
 
@@ -182,10 +183,10 @@ class SeedPipelineTest {
 
     @Test
     void tilesOfOneColourAreStoredAsTheSameImage(@TempDir Path config) throws Exception {
-        Files.writeString(config.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(10, 10, 20, 20));
-        var catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
-                WorkerFixtures.layerYaml("box", "box.geojson", "skip"))));
-        MetatileProcessor boxes = new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock, LOCK_WAIT,
+        Files.writeString(config.resolve("box.geojson"), RenderFixtures.rectangleGeoJson(10, 10, 20, 20));
+        var catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(config, RenderFixtures.catalogYaml(
+                RenderFixtures.layerYaml("box", "box.geojson", "skip"))));
+        MetatileProcessor boxes = new MetatileProcessor(RenderFixtures.resources(catalog), store, lock, LOCK_WAIT,
                 metrics);
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         // z7 tiles 68..70 (lon 11.25..19.69) by 57..59 (lat 11.18..19.31) lie wholly inside the box, far from its
@@ -215,7 +216,7 @@ class SeedPipelineTest {
                 WorkerFixtures.worldSpec(TileMatrixSet.WEB_MERCATOR_QUAD, 0, 0, Mode.SEED, null));
         MetatileTask task = tasks.getFirst();
         var held = lock.tryLock(task.metatileKey(), Duration.ZERO).orElseThrow();
-        MetatileProcessor impatient = new MetatileProcessor(WorkerFixtures.bundledResources(), store, lock,
+        MetatileProcessor impatient = new MetatileProcessor(RenderFixtures.bundledResources(), store, lock,
                 Duration.ofMillis(50), metrics);
         try {
             assertThat(impatient.process(task)).as("result while someone else holds the lock").isEmpty();
@@ -288,7 +289,7 @@ class SeedPipelineTest {
                 assertThat(file).as("tile %s over %s,%s", at.tile(), p[0], p[1]).isRegularFile();
                 int argb = WorkerFixtures.decodePng(file).getRGB(at.px(), at.py());
                 assertThat(alpha(argb)).as("alpha at %s,%s in %s", p[0], p[1], at).isEqualTo(255);
-                assertThat(WorkerFixtures.rgbClose(argb, LAND_RGB, 2))
+                assertThat(RenderFixtures.rgbClose(argb, LAND_RGB, 2))
                         .as("colour %s at %s,%s in %s is the land colour #f2efe9", hex(argb), p[0], p[1], at).isTrue();
             }
             for (double[] p : OCEAN_POINTS) {

@@ -15,6 +15,7 @@ import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.render.RenderFixtures;
 import io.tileseeder.worker.task.TaskWorkersTest.Log;
 import io.tileseeder.worker.task.TaskWorkersTest.RecordingSink;
 import io.tileseeder.worker.task.TaskWorkersTest.TestQueue;
@@ -211,7 +212,7 @@ class StageGuardTest {
             throwIf(fault == Fault.PUBLISH_RESULT && result.succeeded(), thrown);
             sink.publish(result);
         };
-        MetatileProcessor processor = new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
+        MetatileProcessor processor = new MetatileProcessor(RenderFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry));
         workers = new TaskWorkers(queue, processor, faultySink, faultyGate, 1, 1, MAX_DELIVERIES,
                 new Outages(Duration.ofSeconds(1), Clock.systemUTC()), drain);

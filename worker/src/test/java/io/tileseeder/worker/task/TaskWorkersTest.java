@@ -24,6 +24,7 @@ import io.tileseeder.port.TaskDelivery;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.render.RenderFixtures;
 import io.tileseeder.worker.task.WorkerFixtures.MapLock;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -83,10 +84,10 @@ class TaskWorkersTest {
     void setUp() throws IOException {
         config = Files.createDirectories(dir.resolve("config"));
         tiles = dir.resolve("tiles");
-        Files.writeString(config.resolve("box.geojson"), WorkerFixtures.rectangleGeoJson(10, 10, 20, 20));
-        catalog = LayerCatalogFile.read(WorkerFixtures.writeCatalog(config, WorkerFixtures.catalogYaml(
-                WorkerFixtures.layerYaml("box", "box.geojson", "skip"),
-                WorkerFixtures.layerYaml("broken", "missing.geojson", "skip"))));
+        Files.writeString(config.resolve("box.geojson"), RenderFixtures.rectangleGeoJson(10, 10, 20, 20));
+        catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(config, RenderFixtures.catalogYaml(
+                RenderFixtures.layerYaml("box", "box.geojson", "skip"),
+                RenderFixtures.layerYaml("broken", "missing.geojson", "skip"))));
         lock = new MapLock();
         log = new Log();
         queue = new TestQueue(2, log);
@@ -292,7 +293,7 @@ class TaskWorkersTest {
             sink.publish(result);
         };
         CountDownLatch accepted = log.latchFor("accept 0");
-        started.add(new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
+        started.add(new TaskWorkers(queue, new MetatileProcessor(RenderFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), results, gate, 1, 1, MAX_DELIVERIES,
                 outages(Duration.ofSeconds(1)), DRAIN));
 
@@ -329,7 +330,7 @@ class TaskWorkersTest {
         // As many failed writes as deliveries: were each one a failed try, the task would end FAILED.
         OutageStore store = new OutageStore(new FileTileStore(tiles), MAX_DELIVERIES);
         CountDownLatch accepted = log.latchFor("accept 0");
-        started.add(new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
+        started.add(new TaskWorkers(queue, new MetatileProcessor(RenderFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, WorkerFixtures.openGate(), 1, 1, MAX_DELIVERIES,
                 outages(Duration.ofSeconds(20)), DRAIN));
 
@@ -354,7 +355,7 @@ class TaskWorkersTest {
         MetatileTask task = tasks("box", 0, 0).getFirst();
         OutageStore store = new OutageStore(new FileTileStore(tiles), Integer.MAX_VALUE);
         CountDownLatch verdict = log.latchFor("reject 0");
-        started.add(new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
+        started.add(new TaskWorkers(queue, new MetatileProcessor(RenderFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered()), sink, WorkerFixtures.openGate(), 1, 1, 2, outages(Duration.ZERO), DRAIN));
 
         queue.publish(task);
@@ -372,7 +373,7 @@ class TaskWorkersTest {
         assertThat(tasks).hasSize(2);
         GateStore store = new GateStore(new FileTileStore(tiles));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
+        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(RenderFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, WorkerFixtures.openGate(), 1, 1, MAX_DELIVERIES,
                 outages(Duration.ofSeconds(1)), Duration.ofSeconds(WAIT_SECONDS));
         started.add(workers);
@@ -399,7 +400,7 @@ class TaskWorkersTest {
         MetatileTask task = tasks("box", 0, 0).getFirst();
         GateStore store = new GateStore(new FileTileStore(tiles));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(WorkerFixtures.resources(catalog), store, lock,
+        TaskWorkers workers = new TaskWorkers(queue, new MetatileProcessor(RenderFixtures.resources(catalog), store, lock,
                 WorkerFixtures.LOCK_WAIT, new WorkerMetrics(registry)), sink, WorkerFixtures.openGate(), 1, 1, 1,
                 outages(Duration.ofSeconds(1)), Duration.ofMillis(100));
         started.add(workers);
@@ -441,7 +442,7 @@ class TaskWorkersTest {
     }
 
     private MetatileProcessor processor(Duration lockWait) {
-        return new MetatileProcessor(WorkerFixtures.resources(catalog), new FileTileStore(tiles), lock, lockWait,
+        return new MetatileProcessor(RenderFixtures.resources(catalog), new FileTileStore(tiles), lock, lockWait,
                 WorkerMetrics.unregistered());
     }
 

@@ -20,7 +20,7 @@ import io.tileseeder.plan.MetatilePlan;
 import io.tileseeder.plan.PlannedMetatile;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.TileKey;
-import io.tileseeder.worker.wms.WmsClient;
+import io.tileseeder.render.RenderFixtures;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,8 +55,8 @@ import org.locationtech.jts.operation.overlayng.OverlayNG;
 import org.locationtech.jts.operation.overlayng.OverlayNGRobust;
 
 /**
- * Shared fixtures of the worker tests (render, store, task, layer): the bundled catalogue and its resources
- * (loaded once), job specs and their tasks, an in-test {@link MetatileLock},
+ * Shared fixtures of the worker tests (store, task, layer; the catalogues and colours are {@link RenderFixtures}'):
+ * job specs and their tasks, an in-test {@link MetatileLock},
  * helpers to look at a tile folder, the WebMercator / CRS84 pixel arithmetic, and an independent "where is
  * land" oracle computed with JTS from the bundled countries.
  */
@@ -66,93 +66,19 @@ public final class WorkerFixtures {
     public static final JobLimits LIMITS = new JobLimits(1_000_000, 32, 100_000, 100_000);
     public static final Duration LOCK_WAIT = Duration.ofSeconds(5);
 
-    /** The bundled style: land fill and border colours. */
-    public static final int LAND_RGB = 0xf2efe9;
-    public static final int BORDER_RGB = 0x9a8c98;
-
     private static final String COUNTRIES = "layers/world/countries.geojson";
 
-    private static volatile LayerCatalogConfig bundled;
-    private static volatile LayerResources bundledResources;
     private static final Map<TileMatrixSet, STRtree> LAND = new EnumMap<>(TileMatrixSet.class);
 
     private WorkerFixtures() {
     }
 
-    // ---- catalogue ------------------------------------------------------------------------------------------
-
-    /** The bundled catalogue, read once. */
-    public static LayerCatalogConfig bundledCatalog() {
-        if (bundled == null) {
-            synchronized (WorkerFixtures.class) {
-                if (bundled == null) {
-                    bundled = LayerCatalogFile.bundled();
-                }
-            }
-        }
-        return bundled;
-    }
-
-    /** Resources of the bundled catalogue, shared by the tests so the countries are parsed once. */
-    public static LayerResources bundledResources() {
-        if (bundledResources == null) {
-            synchronized (WorkerFixtures.class) {
-                if (bundledResources == null) {
-                    bundledResources = resources(bundledCatalog());
-                }
-            }
-        }
-        return bundledResources;
-    }
-
-    /** Resources of {@code catalog}, with at most 4 requests in flight to one upstream WMS. */
-    public static LayerResources resources(LayerCatalogConfig catalog) {
-        return new LayerResources(catalog, new WmsClient(4));
-    }
-
     /** The catalogue of one layer, "box": the rectangle 10..20° E, 10..20° N, written into {@code dir}/config. */
     public static LayerCatalogConfig boxCatalog(Path dir) throws IOException {
         Path config = Files.createDirectories(dir.resolve("config"));
-        Files.writeString(config.resolve("box.geojson"), rectangleGeoJson(10, 10, 20, 20));
-        return LayerCatalogFile.read(writeCatalog(config, catalogYaml(layerYaml("box", "box.geojson", "skip"))));
-    }
-
-    /** Writes a catalogue file into {@code dir} and returns it. */
-    public static Path writeCatalog(Path dir, String yaml) throws IOException {
-        Path file = dir.resolve("layers.yaml");
-        Files.writeString(file, yaml, StandardCharsets.UTF_8);
-        return file;
-    }
-
-    /** A one-layer catalogue drawing {@code data} (relative to the file) with the bundled colours. */
-    public static String layerYaml(String name, String data, String emptyTiles) {
-        return """
-                  - name: %s
-                    zoom: {min: 0, max: 8}
-                    metatile: {width: 4, height: 4}
-                    gutter: 8
-                    emptyTiles: %s
-                    source:
-                      type: vector
-                      data: [%s]
-                    style:
-                      - fill: "#f2efe9"
-                        stroke: "#9a8c98"
-                        strokeWidth: 0.5
-                """.formatted(name, emptyTiles, data);
-    }
-
-    public static String catalogYaml(String... layers) {
-        return "layers:\n" + String.join("", layers);
-    }
-
-    /** A GeoJSON FeatureCollection with one rectangle, in CRS84 degrees. */
-    public static String rectangleGeoJson(double minLon, double minLat, double maxLon, double maxLat) {
-        return """
-                {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"name": "box"},
-                 "geometry": {"type": "Polygon", "coordinates": [[[%1$s, %2$s], [%3$s, %2$s], [%3$s, %4$s],
-                 [%1$s, %4$s], [%1$s, %2$s]]]}}]}
-                """.formatted(minLon, minLat, maxLon, maxLat);
+        Files.writeString(config.resolve("box.geojson"), RenderFixtures.rectangleGeoJson(10, 10, 20, 20));
+        return LayerCatalogFile.read(RenderFixtures.writeCatalog(config,
+                RenderFixtures.catalogYaml(RenderFixtures.layerYaml("box", "box.geojson", "skip"))));
     }
 
     // ---- jobs and tasks -------------------------------------------------------------------------------------
@@ -170,7 +96,7 @@ public final class WorkerFixtures {
     }
 
     public static JobSpec worldSpec(TileMatrixSet tms, int minZoom, int maxZoom, Mode mode, Instant refreshBefore) {
-        return spec(bundledCatalog(), WORLD, tms, minZoom, maxZoom, mode, refreshBefore);
+        return spec(RenderFixtures.bundledCatalog(), WORLD, tms, minZoom, maxZoom, mode, refreshBefore);
     }
 
     /** Every task of the spec's plan, as a worker receives them. */
@@ -304,24 +230,6 @@ public final class WorkerFixtures {
         int x = (int) Math.floor(gx);
         int y = (int) Math.floor(gy);
         return new TilePixel(new TileCoord(z, x / 256, y / 256), x % 256, y % 256);
-    }
-
-    public static int alpha(int argb) {
-        return argb >>> 24;
-    }
-
-    /** Whether the two colours' red, green and blue differ by at most {@code tolerance} each. */
-    public static boolean rgbClose(int argb, int rgb, int tolerance) {
-        for (int shift = 0; shift <= 16; shift += 8) {
-            if (Math.abs((argb >> shift & 0xff) - (rgb >> shift & 0xff)) > tolerance) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    public static String hex(int argb) {
-        return String.format("#%08x", argb);
     }
 
     // ---- independent land oracle ----------------------------------------------------------------------------

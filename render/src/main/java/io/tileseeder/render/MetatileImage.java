@@ -1,0 +1,68 @@
+package io.tileseeder.render;
+
+import io.tileseeder.grid.Metatile;
+import io.tileseeder.grid.TileCoord;
+import io.tileseeder.grid.TileMatrixSet;
+import java.awt.AlphaComposite;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferInt;
+
+/**
+ * A rendered metatile raster (tiles plus gutter), cut into tiles as {@link TileView}s of its pixel array:
+ * no copy per tile. ({@code getSubimage(…).getData()} would silently copy the whole raster each time.)
+ */
+public record MetatileImage(Metatile metatile, int gutter, BufferedImage image) {
+
+    public MetatileImage {
+        if (image.getType() != BufferedImage.TYPE_INT_ARGB) {
+            throw new IllegalArgumentException("metatile rasters are TYPE_INT_ARGB, got type " + image.getType());
+        }
+    }
+
+    /**
+     * This thread's reusable ARGB raster for the metatile plus its gutter (see {@link Rasters}), to decode into.
+     */
+    public static BufferedImage raster(Metatile metatile, int gutter) {
+        return Rasters.reusable(metatile.imageWidth(gutter), metatile.imageHeight(gutter));
+    }
+
+    /**
+     * A decoded image (of any type, e.g. from a WMS) as a metatile raster: unless it is this thread's
+     * {@link #raster} already, its pixels are copied, unchanged, into that raster.
+     *
+     * @throws IllegalArgumentException if the image is not the size of the metatile plus its gutter
+     */
+    public static MetatileImage copyOf(Metatile metatile, int gutter, BufferedImage decoded) {
+        int width = metatile.imageWidth(gutter);
+        int height = metatile.imageHeight(gutter);
+        if (decoded.getWidth() != width || decoded.getHeight() != height) {
+            throw new IllegalArgumentException("the image is " + decoded.getWidth() + "x" + decoded.getHeight()
+                    + " px, the metatile " + metatile + " with its gutter " + width + "x" + height);
+        }
+        BufferedImage raster = Rasters.reusable(width, height);
+        if (decoded == raster) {
+            return new MetatileImage(metatile, gutter, raster);
+        }
+        Graphics2D g = raster.createGraphics();
+        try {
+            g.setComposite(AlphaComposite.Src);
+            g.drawImage(decoded, 0, 0, null);
+        } finally {
+            g.dispose();
+        }
+        return new MetatileImage(metatile, gutter, raster);
+    }
+
+    /** The pixels of one of the metatile's tiles. */
+    public TileView tile(TileCoord tile) {
+        if (!metatile.tiles().contains(tile)) {
+            throw new IllegalArgumentException("tile " + tile + " is not in metatile " + metatile);
+        }
+        int[] pixels = ((DataBufferInt) image.getRaster().getDataBuffer()).getData();
+        int stride = image.getWidth();
+        int left = gutter + (tile.x() - metatile.tiles().minX()) * TileMatrixSet.TILE_SIZE;
+        int top = gutter + (tile.y() - metatile.tiles().minY()) * TileMatrixSet.TILE_SIZE;
+        return new TileView(pixels, top * stride + left, stride, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE);
+    }
+}

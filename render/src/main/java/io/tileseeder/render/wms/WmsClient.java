@@ -1,0 +1,215 @@
+package io.tileseeder.render.wms;
+
+import io.tileseeder.layer.WmsSourceConfig;
+import io.tileseeder.outage.RetryPolicy;
+import io.tileseeder.port.DependencyUnavailableException;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Logger;
+import okhttp3.Call;
+import okhttp3.ConnectionPool;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * Asks upstream WMSes for images, with care: at most {@code maxPerUpstream} requests in flight to one upstream
+ * ({@code host:port}) from this process, however many threads and layers ask; connections kept alive and
+ * reused; connect and whole-request timeouts per layer; retries with exponential backoff and jitter on 5xx
+ * answers, I/O errors, timeouts and truncated images, never on 4xx answers or ServiceExceptions. One per
+ * process (pod): the cap is per pod.
+ *
+ * <p>A slot of the cap is held only while a request is on the wire; a retry's backoff and the decoding of the
+ * image happen outside it. Interrupting a caller cancels its request at once, however slow the upstream.
+ */
+public final class WmsClient {
+
+    private static final Logger LOG = Logger.getLogger(WmsClient.class.getName());
+    /** Retries back off from the layer's retryDelay, doubling, up to this. */
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+    /** Bytes of a body beyond the image's raw size (an answer larger than raw ARGB plus this is refused). */
+    private static final long BODY_MARGIN = 1 << 20;
+
+    private final int maxPerUpstream;
+    private final OkHttpClient http;
+    private final Map<String, Upstream> upstreams = new ConcurrentHashMap<>();
+    private final Map<Duration, Map<Duration, OkHttpClient>> clients = new ConcurrentHashMap<>();
+
+    /** One upstream's cap on requests in flight, and its counts. */
+    private record Upstream(Semaphore slots, LongAdder requests, LongAdder failures) {
+    }
+
+    /** @param maxPerUpstream requests in flight to one upstream at once, from this process */
+    public WmsClient(int maxPerUpstream) {
+        if (maxPerUpstream < 1) {
+            throw new IllegalArgumentException("need at least one request per upstream, got " + maxPerUpstream);
+        }
+        this.maxPerUpstream = maxPerUpstream;
+        // OkHttp itself retries a request whose connection failed, and follows redirects: the first is ours to
+        // decide (with backoff), the second is what a browser or GeoWebCache would do too.
+        this.http = new OkHttpClient.Builder()
+                .retryOnConnectionFailure(false)
+                .connectionPool(new ConnectionPool(Math.max(5, maxPerUpstream), 5, TimeUnit.MINUTES))
+                .build();
+    }
+
+    public int maxPerUpstream() {
+        return maxPerUpstream;
+    }
+
+    /** GetMap requests answered (each try counts), since start. */
+    public long requests() {
+        return upstreams.values().stream().mapToLong(upstream -> upstream.requests().sum()).sum();
+    }
+
+    /** Tries that failed (error status, not an image, I/O error), since start. */
+    public long failures() {
+        return upstreams.values().stream().mapToLong(upstream -> upstream.failures().sum()).sum();
+    }
+
+    /** GetMap requests answered by one upstream ({@code host:port}), since start. */
+    public long requests(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.requests().sum();
+    }
+
+    /** Tries to one upstream ({@code host:port}) that failed, since start. */
+    public long failures(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.failures().sum();
+    }
+
+    private Upstream upstream(WmsSourceConfig source) {
+        return upstreams.computeIfAbsent(source.upstream(),
+                key -> new Upstream(new Semaphore(maxPerUpstream, true), new LongAdder(), new LongAdder()));
+    }
+
+    /**
+     * The decoded image of a GetMap, tried up to {@code 1 + source.retries()} times.
+     *
+     * @throws WmsException naming the upstream, the URL and what it answered instead of a {@code width × height}
+     *                      image
+     * @throws DependencyUnavailableException when the last try found the upstream unreachable or not serving
+     *                                        (I/O error, timeout, 502, 503, 504): an outage, not the task's fault
+     */
+    public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height)
+            throws WmsException, InterruptedException {
+        return getMap(source, url, width, height, null);
+    }
+
+    /**
+     * As {@link #getMap(WmsSourceConfig, HttpUrl, int, int)}, decoding into {@code into}'s pixels where the format
+     * allows (an 8-bit RGB, RGBA or palette PNG); the returned image is then {@code into} itself.
+     *
+     * @param into a {@code TYPE_INT_ARGB} image of {@code width × height}, or null for a new image
+     */
+    public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height, BufferedImage into)
+            throws WmsException, InterruptedException {
+        RetryPolicy retry = new RetryPolicy(1 + source.retries(), source.retryDelay(),
+                MAX_BACKOFF.compareTo(source.retryDelay()) > 0 ? MAX_BACKOFF : source.retryDelay());
+        String what = "WMS " + source.upstream() + " GetMap " + url;
+        long limit = (long) width * height * 4 + BODY_MARGIN;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return once(source, url, what, width, height, limit, into);
+            } catch (WmsException e) {
+                upstream(source).failures().increment();
+                if (!e.retryable() || attempt >= retry.maxAttempts()) {
+                    WmsException last = attempt == 1 ? e
+                            : new WmsException(e.getMessage() + " (after " + attempt + " tries)", false, e);
+                    if (e.unreachable()) {
+                        throw new DependencyUnavailableException("the WMS " + source.upstream(), last.getMessage(), last);
+                    }
+                    throw last;
+                }
+                int tries = attempt;
+                LOG.fine(() -> "try " + tries + " failed, trying again: " + e.getMessage());
+                Thread.sleep(retry.backoff(attempt));
+            }
+        }
+    }
+
+    private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, int width, int height, long limit,
+                               BufferedImage into) throws WmsException, InterruptedException {
+        Upstream upstream = upstream(source);
+        Semaphore slot = upstream.slots();
+        Answer answer;
+        slot.acquire();
+        try {
+            // The call runs on a virtual thread and this one waits for it: a platform thread blocked reading a
+            // socket does not notice an interrupt, so a worker shutting down would wait out the layer's timeout.
+            Call call = client(source).newCall(new Request.Builder().url(url).get().build());
+            FutureTask<Answer> fetch = new FutureTask<>(() -> fetch(call, limit, what, upstream.requests()));
+            Thread.ofVirtual().name("wms-getmap").start(fetch);
+            try {
+                answer = fetch.get();
+            } catch (InterruptedException e) {
+                call.cancel();
+                throw new InterruptedException("interrupted during " + what);
+            }
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case WmsException wms -> throw wms;
+                case InterruptedIOException timeout -> throw new WmsException(what + " timed out (connect "
+                        + source.connectTimeout().toMillis() + " ms, whole request " + source.timeout().toMillis()
+                        + " ms): " + timeout.getMessage(), true, true, timeout);
+                case IOException io -> throw new WmsException(what + " failed: " + io, true, true, io);
+                case RuntimeException runtime -> throw runtime;
+                case Error error -> throw error;
+                default -> throw new IllegalStateException(e.getCause());
+            }
+        } finally {
+            slot.release();
+        }
+        return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), width, height, into);
+    }
+
+    /** What came back, read whole (up to {@code limit} bytes). */
+    private record Answer(int status, String contentType, byte[] body) {
+    }
+
+    private Answer fetch(Call call, long limit, String what, LongAdder requests) throws IOException {
+        try (Response response = call.execute()) {
+            requests.increment();
+            return new Answer(response.code(), response.header("Content-Type"), read(response.body(), limit, what));
+        }
+    }
+
+    private static byte[] read(ResponseBody body, long limit, String what) throws IOException {
+        long length = body.contentLength();
+        if (length > limit) {
+            throw new WmsException(what + " answered with " + length + " bytes, more than the " + limit
+                    + " an image of that size may take", false, null);
+        }
+        try (InputStream in = body.byteStream()) {
+            byte[] bytes = in.readNBytes((int) Math.min(limit + 1, Integer.MAX_VALUE - 8));
+            if (bytes.length > limit) {
+                throw new WmsException(what + " answered with more than the " + limit
+                        + " bytes an image of that size may take", false, null);
+            }
+            return bytes;
+        }
+    }
+
+    /** A client with the layer's timeouts, sharing this one's connection pool. */
+    private OkHttpClient client(WmsSourceConfig source) {
+        return clients.computeIfAbsent(source.connectTimeout(), c -> new ConcurrentHashMap<>())
+                .computeIfAbsent(source.timeout(), t -> http.newBuilder()
+                        .connectTimeout(source.connectTimeout())
+                        .readTimeout(source.timeout())
+                        .callTimeout(source.timeout())
+                        .build());
+    }
+}

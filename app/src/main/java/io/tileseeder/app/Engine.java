@@ -14,7 +14,7 @@ import io.tileseeder.runtime.embedded.LocalAdapters;
 import io.tileseeder.runtime.health.Monitored;
 import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.runtime.wiring.Adapters;
-import io.tileseeder.runtime.wiring.WorkerRole;
+import io.tileseeder.runtime.worker.WorkerRole;
 import io.tileseeder.worker.task.WorkerMetrics;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  * What a process behind the API runs: the coordinator's job lifecycle on a set of adapters, and in the embedded
  * mode the worker's pipeline beside it on the in-process adapters. {@code seeder serve} in the distributed mode is
  * the coordinator alone, on the Kafka, Redis and S3 adapters; a distributed worker is a
- * {@link io.tileseeder.runtime.WorkerProcess}, which has no coordinator classes.
+ * {@link io.tileseeder.runtime.worker.WorkerProcess}, which has no coordinator classes.
  */
 public final class Engine implements Monitored, AutoCloseable {
 

@@ -3,8 +3,8 @@ package io.tileseeder.workerapp;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
-import io.tileseeder.runtime.RunningWorker;
 import io.tileseeder.runtime.SeederConfig;
+import io.tileseeder.runtime.worker.RunningWorker;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**

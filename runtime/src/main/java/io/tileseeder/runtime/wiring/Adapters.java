@@ -16,8 +16,8 @@ import java.util.function.Consumer;
 
 /**
  * The ports' implementations one process runs on: all that the embedded and the distributed mode differ by.
- * The coordinator and the worker are built the same way over either set (the coordinator's role in the
- * application, {@link WorkerRole}). A set opens its connections when made and closes them, in reverse order, on {@link #close}.
+ * The coordinator and the worker are built the same way over either set (their roles live in the modules that
+ * assemble them). A set opens its connections when made and closes them, in reverse order, on {@link #close}.
  */
 public interface Adapters extends Monitored, AutoCloseable {
 

@@ -1,4 +1,4 @@
-package io.tileseeder.runtime;
+package io.tileseeder.runtime.worker;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.layer.LayerCatalogConfig;
@@ -7,7 +7,6 @@ import io.tileseeder.runtime.distributed.ClusterSettings;
 import io.tileseeder.runtime.health.Monitored;
 import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.runtime.wiring.Adapters;
-import io.tileseeder.runtime.wiring.WorkerRole;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

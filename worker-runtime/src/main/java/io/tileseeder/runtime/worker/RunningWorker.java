@@ -1,6 +1,7 @@
-package io.tileseeder.runtime;
+package io.tileseeder.runtime.worker;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tileseeder.runtime.SeederConfig;
 import io.tileseeder.runtime.distributed.ClusterSettings;
 import io.tileseeder.runtime.health.Running;
 import io.tileseeder.runtime.settings.Settings;

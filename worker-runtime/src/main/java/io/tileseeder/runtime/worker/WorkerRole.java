@@ -1,4 +1,4 @@
-package io.tileseeder.runtime.wiring;
+package io.tileseeder.runtime.worker;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.layer.LayerCatalogConfig;
@@ -6,6 +6,8 @@ import io.tileseeder.port.TileStore;
 import io.tileseeder.render.LayerResources;
 import io.tileseeder.render.wms.WmsClient;
 import io.tileseeder.runtime.settings.Settings.WorkerSettings;
+import io.tileseeder.runtime.wiring.Adapters;
+import io.tileseeder.runtime.wiring.Stores;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.TaskWorkers;
 import io.tileseeder.worker.task.WorkerMetrics;

@@ -1,13 +1,16 @@
 package io.tileseeder.bench;
 
-import io.tileseeder.app.Engine;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.app.Embedded;
 import io.tileseeder.app.cli.CliArgs;
 import io.tileseeder.app.cli.ExitCodes;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.Engine;
 import io.tileseeder.worker.task.WorkerMetrics.Stage;
+import io.tileseeder.worker.task.WorkerMetrics;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -108,12 +111,14 @@ final class BenchCommand implements Callable<Integer> {
         if (layers != null) {
             overrides.put("seeder.layers.file", layers.toString());
         }
-        try (heap; Engine engine = Engine.embedded(Settings.from(Settings.config(overrides)))) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (heap; Engine engine = Embedded.engine(Settings.from(Settings.config(overrides)), registry)) {
             long start = System.nanoTime();
             JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofHours(1)).orElseThrow().get();
             double seconds = (System.nanoTime() - start) / 1e9;
-            return new Result(done.state(), done.counts().tiles(), seconds, engine.metrics().orElseThrow().seconds(), heap.peakMb());
+            return new Result(done.state(), done.counts().tiles(), seconds, WorkerMetrics.seconds(registry),
+                    heap.peakMb());
         } finally {
             deleteTree(folder);
         }

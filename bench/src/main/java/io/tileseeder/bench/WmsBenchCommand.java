@@ -1,6 +1,7 @@
 package io.tileseeder.bench;
 
-import io.tileseeder.app.Engine;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tileseeder.app.Embedded;
 import io.tileseeder.app.cli.CliArgs;
 import io.tileseeder.app.cli.ExitCodes;
 import io.tileseeder.grid.Metatile;
@@ -18,7 +19,9 @@ import io.tileseeder.plan.PlannedMetatile;
 import io.tileseeder.render.wms.GetMap;
 import io.tileseeder.runtime.settings.Settings.StoreSettings;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.Engine;
 import io.tileseeder.worker.task.WorkerMetrics.Stage;
+import io.tileseeder.worker.task.WorkerMetrics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -151,7 +154,8 @@ final class WmsBenchCommand implements Callable<Integer> {
 
     private double seed(PrintWriter out, int run, String what, Settings settings, JobRequest request, long tiles,
                         double directSeconds) throws Exception {
-        try (Engine engine = Engine.embedded(settings)) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (Engine engine = Embedded.engine(settings, registry)) {
             long start = System.nanoTime();
             JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofHours(1)).orElseThrow().get();
@@ -159,7 +163,7 @@ final class WmsBenchCommand implements Callable<Integer> {
             if (done.state() != JobState.SUCCEEDED) {
                 throw new IllegalStateException("the benchmark job " + done.state() + ": " + done.reason());
             }
-            Map<Stage, Double> stages = engine.metrics().orElseThrow().seconds();
+            Map<Stage, Double> stages = WorkerMetrics.seconds(registry);
             double busy = stages.values().stream().mapToDouble(Double::doubleValue).sum();
             out.printf(Locale.ROOT, "%-4d %-22s %9.2f %9.0f %8.0f%% %7.0f%% %7.0f%% %7.0f%%%n", run, what, seconds,
                     tiles / seconds, 100 * directSeconds / seconds, 100 * stages.get(Stage.RENDER) / busy,

@@ -1,6 +1,6 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.app.api.JobView;
+import io.tileseeder.server.api.JobView;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,7 +1,7 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.app.dryrun.DryRun;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.server.dryrun.DryRun;
 import java.io.PrintWriter;
 import java.util.Locale;
 

@@ -1,15 +1,15 @@
 package io.tileseeder.app.cli;
 
-import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.runtime.annotations.CommandLineArguments;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.vertx.http.HttpServerOptionsCustomizer;
-import io.tileseeder.app.access.Access;
+import io.tileseeder.server.access.Access;
 import io.vertx.core.http.HttpServerOptions;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.Optional;
-import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * Refuses to start an API that anyone could use before its socket is bound: Quarkus opens the HTTP server while the
@@ -41,7 +41,7 @@ public class ExposedApiCheck implements HttpServerOptionsCustomizer {
     /** Whether the arguments are {@code serve ... --allow-unauthenticated}, as the command line reads them. */
     static boolean allowUnauthenticated(String... args) {
         try {
-            ParseResult parsed = SeederMain.commandLine(null, null, Map.of()).parseArgs(args).subcommand();
+            ParseResult parsed = SeederMain.commandLine(null, null, null, Map.of()).parseArgs(args).subcommand();
             return parsed != null && parsed.commandSpec().name().equals("serve")
                     && parsed.matchedOptionValue("--allow-unauthenticated", false);
         } catch (CommandLine.ParameterException e) {

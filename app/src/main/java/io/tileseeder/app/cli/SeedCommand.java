@@ -1,8 +1,6 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.app.Engine;
-import io.tileseeder.app.Engines;
-import io.tileseeder.app.api.JobView;
+import io.tileseeder.app.Embedded;
 import io.tileseeder.coordinator.job.JobService;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
@@ -10,6 +8,9 @@ import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.layer.LayerConfigException;
+import io.tileseeder.server.Engine;
+import io.tileseeder.server.Engines;
+import io.tileseeder.server.api.JobView;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -71,7 +72,7 @@ final class SeedCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Engine running;
         try {
-            running = engines.startEmbedded(engine.apply(engines.settings()));
+            running = engines.start(engine.apply(engines.settings()), Embedded::engine);
         } catch (LayerConfigException | IllegalArgumentException e) {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;

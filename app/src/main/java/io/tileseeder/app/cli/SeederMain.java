@@ -3,9 +3,10 @@ package io.tileseeder.app.cli;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
-import io.tileseeder.app.Engines;
-import io.tileseeder.app.access.Access;
-import io.tileseeder.app.api.HttpLimits;
+import io.tileseeder.runtime.worker.RunningWorker;
+import io.tileseeder.server.Engines;
+import io.tileseeder.server.access.Access;
+import io.tileseeder.server.api.HttpLimits;
 import java.util.Map;
 import picocli.CommandLine;
 
@@ -14,10 +15,12 @@ import picocli.CommandLine;
 public class SeederMain implements QuarkusApplication {
 
     private final Engines engines;
+    private final RunningWorker worker;
     private final Access access;
 
-    public SeederMain(Engines engines, Access access) {
+    public SeederMain(Engines engines, RunningWorker worker, Access access) {
         this.engines = engines;
+        this.worker = worker;
         this.access = access;
     }
 
@@ -33,19 +36,19 @@ public class SeederMain implements QuarkusApplication {
 
     @Override
     public int run(String... args) {
-        return commandLine(engines, access, System.getenv()).execute(args);
+        return commandLine(engines, worker, access, System.getenv()).execute(args);
     }
 
     /**
      * The command line; {@code env} is where {@code submit}, {@code wait} and {@code cancel} find
      * {@code SEEDER_TOKEN}.
      */
-    static CommandLine commandLine(Engines engines, Access access, Map<String, String> env) {
+    static CommandLine commandLine(Engines engines, RunningWorker worker, Access access, Map<String, String> env) {
         String token = env.get(ApiClient.TOKEN_VARIABLE);
         CommandLine cli = new CommandLine(new SeederCommand());
         cli.addSubcommand(new SeedCommand(engines));
         cli.addSubcommand(new ServeCommand(engines, access));
-        cli.addSubcommand(new WorkerCommand(engines));
+        cli.addSubcommand(new WorkerCommand(engines, worker));
         cli.addSubcommand(new SubmitCommand(token));
         cli.addSubcommand(new WaitCommand(token));
         cli.addSubcommand(new CancelCommand(token));

@@ -1,9 +1,9 @@
 package io.tileseeder.app.cli;
 
 import io.quarkus.runtime.Quarkus;
-import io.tileseeder.app.Engines;
-import io.tileseeder.app.access.Access;
 import io.tileseeder.layer.LayerConfigException;
+import io.tileseeder.server.Engines;
+import io.tileseeder.server.access.Access;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.app.api.JobView;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.server.api.JobView;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;

@@ -1,8 +1,8 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.app.api.JobView;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Mode;
+import io.tileseeder.server.api.JobView;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;

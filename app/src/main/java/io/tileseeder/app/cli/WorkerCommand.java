@@ -1,8 +1,9 @@
 package io.tileseeder.app.cli;
 
 import io.quarkus.runtime.Quarkus;
-import io.tileseeder.app.Engines;
 import io.tileseeder.layer.LayerConfigException;
+import io.tileseeder.runtime.worker.RunningWorker;
+import io.tileseeder.server.Engines;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Spec;
 final class WorkerCommand implements Callable<Integer> {
 
     private final Engines engines;
+    private final RunningWorker worker;
 
     @Spec
     CommandSpec spec;
@@ -32,8 +34,9 @@ final class WorkerCommand implements Callable<Integer> {
             description = "HTTP port of health and metrics on all interfaces (default: ${DEFAULT-VALUE}).")
     int port;
 
-    WorkerCommand(Engines engines) {
+    WorkerCommand(Engines engines, RunningWorker worker) {
         this.engines = engines;
+        this.worker = worker;
     }
 
     @Override
@@ -47,7 +50,7 @@ final class WorkerCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         try {
-            engines.startWorker(engine.apply(engines.settings()));
+            worker.start(engine.apply(engines.settings()));
         } catch (LayerConfigException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("error: " + e.getMessage());
             return ExitCodes.USAGE;

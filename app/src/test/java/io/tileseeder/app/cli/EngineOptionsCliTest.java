@@ -24,7 +24,7 @@ class EngineOptionsCliTest {
             "seeder.workers.threads", "3")));
 
     private static Settings applied(String... args) {
-        CommandLine cli = SeederMain.commandLine(null, null, Map.of());
+        CommandLine cli = SeederMain.commandLine(null, null, null, Map.of());
         CommandLine.ParseResult parsed = cli.parseArgs(args).subcommand();
         Object command = parsed.commandSpec().userObject();
         EngineOptions options = command instanceof SeedCommand seed ? seed.engine : ((ServeCommand) command).engine;
@@ -72,7 +72,7 @@ class EngineOptionsCliTest {
         assertThat(settings.store().publicUrl()).contains("https://tiles.example.com/cache");
         assertThat(settings.storedAt("/srv/other").store().publicUrl()).contains("https://tiles.example.com/cache");
         for (String option : new String[] {"--out", "--store"}) {
-            CommandLine.ParseResult parsed = SeederMain.commandLine(null, null, Map.of())
+            CommandLine.ParseResult parsed = SeederMain.commandLine(null, null, null, Map.of())
                     .parseArgs("seed", "--layer", "world", "--zoom", "0", option, out.toString()).subcommand();
             Settings applied = ((SeedCommand) parsed.commandSpec().userObject()).engine.apply(settings);
             assertThat(applied.store().path()).isEqualTo(out.toString());

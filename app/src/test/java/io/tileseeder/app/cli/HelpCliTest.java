@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /** {@code seeder --help} lists the commands, and each command's {@code --help} documents every option it has. */
 @QuarkusMainTest
@@ -64,7 +64,7 @@ class HelpCliTest {
 
         assertThat(result.exitCode()).as(describe(result)).isZero();
         String help = result.getOutput();
-        CommandLine line = SeederMain.commandLine(null, null, Map.of()).getSubcommands().get(command);
+        CommandLine line = SeederMain.commandLine(null, null, null, Map.of()).getSubcommands().get(command);
         assertThat(line.getCommandSpec().options()).isNotEmpty();
         for (OptionSpec option : line.getCommandSpec().options()) {
             assertThat(option.description()).as(option.longestName() + " has a description").isNotEmpty();

@@ -64,7 +64,7 @@ class OptionValuesTest {
 
     private static Run run(String... args) {
         StringWriter err = new StringWriter();
-        CommandLine cli = SeederMain.commandLine(null, null, Map.of());
+        CommandLine cli = SeederMain.commandLine(null, null, null, Map.of());
         cli.setErr(new PrintWriter(err, true));
         cli.setOut(new PrintWriter(new StringWriter(), true));
         int status = cli.execute(args);

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.tileseeder.app.Engines;
-import io.tileseeder.app.access.Access;
-import io.tileseeder.app.api.TokensProfile;
+import io.tileseeder.server.Engines;
+import io.tileseeder.server.access.Access;
+import io.tileseeder.server.api.TokensProfile;
 import jakarta.inject.Inject;
 import java.net.URL;
 import java.util.HashMap;
@@ -85,6 +85,6 @@ class RemoteCommandsAccessTest {
         if (token != null) {
             env.put("SEEDER_TOKEN", token);
         }
-        return RemoteCommandsTest.Run.of(SeederMain.commandLine(engines, access, env), args);
+        return RemoteCommandsTest.Run.of(SeederMain.commandLine(engines, null, access, env), args);
     }
 }

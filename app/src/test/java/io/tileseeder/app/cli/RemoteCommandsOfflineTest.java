@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 /**
  * {@code submit} and {@code wait} with no server and no application around them: built with no engine at
@@ -75,7 +75,7 @@ class RemoteCommandsOfflineTest {
         String help = run.out().replaceAll("\\s+", " ");
         assertThat(help).as(run.describe()).contains("Usage: seeder " + command).contains("--server=URL")
                 .contains("--timeout=DURATION").contains("Exit status: 0 ");
-        CommandLine line = SeederMain.commandLine(null, null, Map.of()).getSubcommands().get(command);
+        CommandLine line = SeederMain.commandLine(null, null, null, Map.of()).getSubcommands().get(command);
         for (OptionSpec option : line.getCommandSpec().options()) {
             assertThat(option.description()).as(option.longestName() + " has a description").isNotEmpty();
             String start = option.description()[0].split("[($]")[0].trim();
@@ -86,7 +86,7 @@ class RemoteCommandsOfflineTest {
 
     @Test
     void submitTakesTheSameJobOptionsAsSeed() {
-        var commands = SeederMain.commandLine(null, null, Map.of()).getSubcommands();
+        var commands = SeederMain.commandLine(null, null, null, Map.of()).getSubcommands();
         var seed = commands.get("seed").getCommandSpec().optionsMap().keySet();
         var submit = commands.get("submit").getCommandSpec().optionsMap().keySet();
         assertThat(submit).contains("--layer", "--zoom", "--bbox", "--tile-matrix-set", "--format", "--mode",
@@ -104,7 +104,7 @@ class RemoteCommandsOfflineTest {
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = SeederMain.commandLine(null, null, Map.of());
+        CommandLine cli = SeederMain.commandLine(null, null, null, Map.of());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute(args);

@@ -8,8 +8,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
-import io.tileseeder.app.Engines;
-import io.tileseeder.app.access.Access;
+import io.tileseeder.server.Engines;
+import io.tileseeder.server.access.Access;
 import jakarta.inject.Inject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -284,7 +284,7 @@ class RemoteCommandsTest {
     }
 
     private Run run(String... args) {
-        return Run.of(SeederMain.commandLine(engines, access, Map.of()), args);
+        return Run.of(SeederMain.commandLine(engines, null, access, Map.of()), args);
     }
 
     /** One run of the command line: its arguments, exit status and both streams. */

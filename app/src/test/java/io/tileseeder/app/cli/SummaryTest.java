@@ -2,7 +2,6 @@ package io.tileseeder.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tileseeder.app.api.JobView;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
@@ -13,6 +12,7 @@ import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.outage.Outages;
+import io.tileseeder.server.api.JobView;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;

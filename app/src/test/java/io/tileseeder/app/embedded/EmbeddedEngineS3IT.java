@@ -10,12 +10,13 @@ import io.minio.RemoveObjectArgs;
 import io.minio.Result;
 import io.minio.StatObjectArgs;
 import io.minio.messages.Item;
-import io.tileseeder.app.Engine;
+import io.tileseeder.app.Embedded;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.runtime.settings.Settings.S3Connection;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.Engine;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +80,7 @@ class EmbeddedEngineS3IT {
                 "seeder.s3.endpoint", s3.endpoint(), "seeder.s3.access-key", s3.accessKey(),
                 "seeder.s3.secret-key", s3.secretKey(), "seeder.s3.region", s3.region(),
                 "seeder.workers.threads", "2")));
-        try (Engine engine = Engine.embedded(settings)) {
+        try (Engine engine = Embedded.engine(settings)) {
             JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, 3), null, null,
                     null, null, null, null, Map.of()), null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(90)).orElseThrow()
@@ -110,7 +111,7 @@ class EmbeddedEngineS3IT {
                     "s3://" + BUCKET + "/" + prefix, "seeder.s3.endpoint", proxy.endpoint(),
                     "seeder.s3.access-key", s3.accessKey(), "seeder.s3.secret-key", s3.secretKey(),
                     "seeder.s3.region", s3.region(), "seeder.workers.threads", "2")));
-            try (Engine engine = Engine.embedded(settings)) {
+            try (Engine engine = Embedded.engine(settings)) {
                 JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, 5), null,
                         null, null, null, null, null, Map.of()), null);
                 // Until the first tile is stored; the long poll answers at once if the job ends.
@@ -144,7 +145,7 @@ class EmbeddedEngineS3IT {
     @Timeout(180)
     void aReseedWritesOnlyTheTilesThatChangedAndListsThem() throws Exception {
         String tiles = prefix + "/world/WebMercatorQuad/";
-        try (Engine engine = Engine.embedded(s3Settings())) {
+        try (Engine engine = Embedded.engine(s3Settings())) {
             JobStatus seeded = run(engine, "seed");
             assertThat(seeded.counts().written()).isPositive();
             Map<String, Item> before = objects(tiles);
@@ -237,7 +238,7 @@ class EmbeddedEngineS3IT {
     @Test
     void anS3StoreWithoutAnEndpointIsRefusedWithTheSettingsToSet() {
         Settings settings = Settings.defaults("s3://" + BUCKET + "/" + prefix);
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> Engine.embedded(settings).close()))
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> Embedded.engine(settings).close()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SEEDER_S3_ENDPOINT");
     }
 }

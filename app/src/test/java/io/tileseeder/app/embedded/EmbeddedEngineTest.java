@@ -3,7 +3,7 @@ package io.tileseeder.app.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tileseeder.app.Engine;
+import io.tileseeder.app.Embedded;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
@@ -13,6 +13,7 @@ import io.tileseeder.runtime.settings.Settings.JobSettings;
 import io.tileseeder.runtime.settings.Settings.StoreSettings;
 import io.tileseeder.runtime.settings.Settings.WorkerSettings;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.Engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,7 +65,7 @@ class EmbeddedEngineTest {
     @Timeout(120)
     void aStoreThatAlwaysFailsEndsTheJobFailedWithEveryTaskAccountedFor() throws Exception {
         Path notAFolder = Files.createDirectory(temp.resolve("not-a-folder"));
-        try (Engine engine = Engine.embedded(settings(notAFolder, 1, 8, 64, 4))) {
+        try (Engine engine = Embedded.engine(settings(notAFolder, 1, 8, 64, 4))) {
             Files.delete(notAFolder);
             Files.writeString(notAFolder, "x");
             JobStatus job = awaitFinal(engine, engine.jobs().submit(world(0, 4), null).id());
@@ -83,7 +84,7 @@ class EmbeddedEngineTest {
     @Test
     @Timeout(120)
     void aCancelledJobWaitingOnAFullQueueDoesNotBlockTheNextJob() throws Exception {
-        try (Engine engine = Engine.embedded(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
+        try (Engine engine = Embedded.engine(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
             JobStatus big = engine.jobs().submit(world(0, 12), null);
             assertThat(engine.jobs().cancel(big.id()).orElseThrow().state()).isEqualTo(JobState.CANCELLED);
 
@@ -101,7 +102,7 @@ class EmbeddedEngineTest {
     @Test
     @Timeout(120)
     void aJobBeyondTheRunningLimitWaitsQueuedAndRunsOnceThePlaceIsFree() throws Exception {
-        try (Engine engine = Engine.embedded(settings(temp.resolve("tiles"), 1, 1, 2, 1, 1))) {
+        try (Engine engine = Embedded.engine(settings(temp.resolve("tiles"), 1, 1, 2, 1, 1))) {
             JobStatus big = engine.jobs().submit(world(0, 12), null);
             JobStatus queued = engine.jobs().submit(world(0, 1), null);
 
@@ -125,7 +126,7 @@ class EmbeddedEngineTest {
     @Test
     @Timeout(120)
     void waitersThatTimeOutAreForgotten() throws Exception {
-        try (Engine engine = Engine.embedded(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
+        try (Engine engine = Embedded.engine(settings(temp.resolve("tiles"), 1, 1, 2, 1))) {
             JobStatus big = engine.jobs().submit(world(0, 12), null);
             for (int i = 0; i < 32; i++) {
                 JobStatus seen = engine.jobs().awaitFinal(big.id(), Duration.ofMillis(1)).orElseThrow()

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.SimpleFileServer;
-import io.tileseeder.app.Engine;
+import io.tileseeder.app.Embedded;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.Engine;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -76,7 +77,7 @@ class WmtsCacheGdalIT {
         Map<String, String> config = new java.util.HashMap<>(settings);
         config.put("seeder.store.path", root.toString());
         config.put("seeder.workers.threads", "2");
-        try (Engine engine = Engine.embedded(Settings.from(Settings.config(config)))) {
+        try (Engine engine = Embedded.engine(Settings.from(Settings.config(config)))) {
             JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, ZOOM), null,
                     null, null, null, null, null, Map.of()), null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(90)).orElseThrow()

@@ -1,10 +1,11 @@
 package io.tileseeder.app.testing;
 
-import io.tileseeder.app.Engine;
+import io.tileseeder.app.Embedded;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.Engine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +45,7 @@ public final class WorldTiles {
 
     private static Set<String> seed(int maxZoom) throws Exception {
         Path out = Files.createTempDirectory("expected-world-");
-        try (Engine engine = Engine.embedded(Settings.defaults(out.toString()))) {
+        try (Engine engine = Embedded.engine(Settings.defaults(out.toString()))) {
             JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null,
                     null, null, null, null, null, null), null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), TIMEOUT).orElseThrow().get();

@@ -7,6 +7,7 @@ import io.tileseeder.render.LayerResources;
 import io.tileseeder.render.wms.WmsClient;
 import io.tileseeder.runtime.settings.Settings.WorkerSettings;
 import io.tileseeder.runtime.wiring.Adapters;
+import io.tileseeder.runtime.wiring.Role;
 import io.tileseeder.runtime.wiring.Stores;
 import io.tileseeder.worker.task.MetatileProcessor;
 import io.tileseeder.worker.task.TaskWorkers;
@@ -14,7 +15,7 @@ import io.tileseeder.worker.task.WorkerMetrics;
 import java.util.List;
 
 /** The metatile pipeline over a set of adapters: the same in the embedded and the distributed mode. */
-public final class WorkerRole implements AutoCloseable {
+public final class WorkerRole implements Role {
 
     private final WorkerMetrics metrics;
     private final TaskWorkers workers;
@@ -36,6 +37,7 @@ public final class WorkerRole implements AutoCloseable {
     }
 
     /** The pipeline's threads that died. */
+    @Override
     public List<String> deadLoops() {
         return workers.deadThreads().stream().map(thread -> "worker thread " + thread).toList();
     }

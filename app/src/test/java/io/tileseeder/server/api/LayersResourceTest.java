@@ -1,0 +1,56 @@
+package io.tileseeder.server.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The layers list, and the API's own description (OpenAPI and Swagger UI). */
+@QuarkusTest
+@TestProfile(FreshStoreProfile.class)
+class LayersResourceTest {
+
+    @Test
+    void listsTheBundledWorldLayer() {
+        Response response = given().when().get("/api/v1/layers").andReturn();
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.contentType()).startsWith("application/json");
+        List<Map<String, Object>> layers = response.jsonPath().getList("$");
+        assertThat(layers).extracting(l -> l.get("name")).contains("world");
+        Map<String, Object> world = layers.stream().filter(l -> "world".equals(l.get("name"))).findFirst().orElseThrow();
+        assertThat(world.get("title")).isEqualTo("World countries");
+        assertThat((String) world.get("attribution")).contains("Natural Earth");
+        assertThat(world.get("zoom")).isEqualTo(Map.of("min", 0, "max", 14));
+        assertThat(world.get("tileMatrixSets")).isEqualTo(List.of("WebMercatorQuad", "WorldCRS84Quad"));
+        assertThat(world.get("formats"))
+                .isEqualTo(List.of("jpeg", "jpeg-png", "png", "png8", "webp", "webp-lossless"));
+        assertThat(world.get("metatile")).isEqualTo(Map.of("width", 4, "height", 4));
+    }
+
+    @Test
+    void openApiDocumentDescribesTheJobsApi() {
+        Response yaml = given().when().get("/q/openapi").andReturn();
+        assertThat(yaml.statusCode()).isEqualTo(200);
+        assertThat(yaml.asString()).contains("/api/v1/jobs").contains("/api/v1/jobs/{id}/wait")
+                .contains("/api/v1/layers").contains("Tile Seeder API");
+
+        Response json = given().queryParam("format", "json").when().get("/q/openapi").andReturn();
+        assertThat(json.statusCode()).isEqualTo(200);
+        Map<String, Object> paths = json.jsonPath().getMap("paths");
+        assertThat(paths).containsKeys("/api/v1/jobs", "/api/v1/jobs/{id}", "/api/v1/layers");
+    }
+
+    @Test
+    void swaggerUiIsServed() {
+        Response response = given().redirects().follow(true).when().get("/q/swagger-ui").andReturn();
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.contentType()).startsWith("text/html");
+        assertThat(response.asString()).containsIgnoringCase("swagger");
+    }
+}

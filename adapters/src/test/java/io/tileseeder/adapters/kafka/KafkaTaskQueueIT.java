@@ -259,17 +259,20 @@ class KafkaTaskQueueIT extends TaskQueueContract {
     /**
      * A task released again and again, by its worker and by consumers closing with it, well past the broker's
      * delivery limit, at which a share group archives a released record: it keeps coming, each delivery counted, and
-     * is settled when accepted.
+     * is settled when accepted. A queue closing may acquire the record once more before it gives it back (one of
+     * its consumers polls while another releases): that delivery counts too, so each count is only known to be
+     * higher than the one before.
      */
     @Test
     void aTaskReleasedPastTheGroupsDeliveryLimitIsStillDelivered() throws Exception {
         int limit = brokerConfig("group.share.delivery.count.limit");
         offerAll(1);
         TaskDelivery delivery = takeOne();
-        for (int count = 1; count <= limit + 2; count++) {
-            assertThat(delivery.deliveryCount()).as("delivery count").isEqualTo(count);
+        assertThat(delivery.deliveryCount()).as("first delivery count").isEqualTo(1);
+        for (int round = 1; delivery.deliveryCount() <= limit + 1; round++) {
+            int before = delivery.deliveryCount();
             assertThat(delivery.task()).isEqualTo(task(0));
-            if (count % 2 == 0) {
+            if (round % 2 == 0) {
                 delivery.release();
                 delivery = takeOne();
             } else {
@@ -277,7 +280,9 @@ class KafkaTaskQueueIT extends TaskQueueContract {
                 queue = secondConsumer();
                 delivery = takeOne();
             }
+            assertThat(delivery.deliveryCount()).as("delivery count after %d", before).isGreaterThan(before);
         }
+        assertThat(delivery.task()).isEqualTo(task(0));
         delivery.accept();
         assertNothingLeftInTheGroup();
         assertNothingMore(queue);

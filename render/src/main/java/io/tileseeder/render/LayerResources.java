@@ -35,10 +35,6 @@ public final class LayerResources {
         this.wms = wms;
     }
 
-    public WmsClient wms() {
-        return wms;
-    }
-
     public LayerConfig layer(String name) {
         return catalog.layer(name).orElseThrow(() -> new IllegalArgumentException("unknown layer '" + name + "'"));
     }

@@ -236,7 +236,7 @@ kctl() { "$KUBE_BIN/kubectl" --kubeconfig "$STATE/admin.kubeconfig" "$@"; }
 wait_rollouts() {
   local what
   for what in kube-system/deployment/coredns kube-system/deployment/metrics-server seeder-deps/deployment/kafka \
-              seeder-deps/deployment/redis seeder-deps/deployment/minio seeder-deps/deployment/wms; do
+              seeder-deps/statefulset/redis seeder-deps/deployment/minio seeder-deps/deployment/wms; do
     waitfor "$what" kctl -n "${what%%/*}" rollout status "${what#*/}" --timeout=5s
   done
   waitfor "the metrics API" kctl top node

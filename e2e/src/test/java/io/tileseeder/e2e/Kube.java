@@ -38,14 +38,17 @@ final class Kube {
 
     /** kubectl ARGS in the product's namespace; its output. Fails with kubectl's error when it fails. */
     String kubectl(String... args) {
-        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", namespace));
-        command.addAll(Arrays.asList(args));
-        return run(command);
+        return in(namespace, args);
     }
 
     /** kubectl ARGS in the dependencies' namespace. */
     String deps(String... args) {
-        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", DEPS));
+        return in(DEPS, args);
+    }
+
+    /** kubectl ARGS in {@code namespace}. */
+    String in(String namespace, String... args) {
+        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", namespace));
         command.addAll(Arrays.asList(args));
         return run(command);
     }
@@ -77,16 +80,12 @@ final class Kube {
 
     /** The ClusterIP of a Service. */
     String serviceIp(String namespace, String service) {
-        return run(List.of(kubectl, "--kubeconfig", kubeconfig, "-n", namespace, "get", "service", service, "-o",
-                "jsonpath={.spec.clusterIP}"));
+        return in(namespace, "get", "service", service, "-o", "jsonpath={.spec.clusterIP}");
     }
 
     /** Names of the pods of a component of the release (coordinator, worker) that are not being deleted. */
     List<String> pods(String component) {
-        String out = kubectl("get", "pods", "-l", "app.kubernetes.io/component=" + component, "-o",
-                "jsonpath={range .items[*]}{.metadata.name} {.metadata.deletionTimestamp}{\"\\n\"}{end}");
-        return out.lines().map(String::strip).filter(line -> !line.isEmpty() && !line.contains(" "))
-                .toList();
+        return live(namespace, component(component)).stream().map(Pod::name).toList();
     }
 
     /**
@@ -94,18 +93,43 @@ final class Kube {
      * ended (empty if it never did).
      */
     String restarts(String component) {
-        return kubectl("get", "pods", "-l", "app.kubernetes.io/component=" + component, "-o",
+        return kubectl("get", "pods", "-l", component(component), "-o",
                 "jsonpath={range .items[*]}{.metadata.name} {.status.containerStatuses[0].restartCount} "
                         + "{.status.containerStatuses[0].lastState.terminated.reason}{\"\\n\"}{end}");
     }
 
     /** Pods of the component that are Ready. */
     List<String> readyPods(String component) {
-        String out = kubectl("get", "pods", "-l", "app.kubernetes.io/component=" + component, "-o",
-                "jsonpath={range .items[*]}{.metadata.name} {.status.conditions[?(@.type==\"Ready\")].status} "
-                        + "{.metadata.deletionTimestamp}{\"\\n\"}{end}");
-        return out.lines().map(line -> line.strip().split(" ")).filter(f -> f.length == 2 && f[1].equals("True"))
-                .map(f -> f[0]).toList();
+        return ready(namespace, component(component));
+    }
+
+    /** The Ready pods of {@code selector} in {@code namespace} that are not being deleted. */
+    List<String> ready(String namespace, String selector) {
+        return live(namespace, selector).stream().filter(Pod::ready).map(Pod::name).toList();
+    }
+
+    /** A pod: its name, its UID (a pod recreated under the same name, by a StatefulSet, has a new one), Ready. */
+    record Pod(String name, String uid, boolean ready) {
+    }
+
+    /** The pods of {@code selector} in {@code namespace} that are not being deleted. */
+    List<Pod> live(String namespace, String selector) {
+        String out = in(namespace, "get", "pods", "-l", selector, "-o", "jsonpath={range .items[*]}{.metadata.name}|"
+                + "{.metadata.uid}|{.status.conditions[?(@.type==\"Ready\")].status}|{.metadata.deletionTimestamp}"
+                + "{\"\\n\"}{end}");
+        List<Pod> pods = new ArrayList<>();
+        for (String line : out.lines().toList()) {
+            String[] fields = line.strip().split("\\|", -1);
+            if (fields.length == 4 && !fields[0].isEmpty() && fields[3].isEmpty()) {
+                pods.add(new Pod(fields[0], fields[1], fields[2].equals("True")));
+            }
+        }
+        return pods;
+    }
+
+    /** The label selector of a component of the release. */
+    static String component(String component) {
+        return "app.kubernetes.io/component=" + component;
     }
 
     /**

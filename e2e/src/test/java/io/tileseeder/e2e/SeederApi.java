@@ -38,15 +38,21 @@ final class SeederApi {
         return submit("world", maxZoom, label);
     }
 
-    /**
-     * Submits a reseed of {@code layer}, zoom levels 0 to {@code maxZoom}, labelled; its id. Sent with an
-     * Idempotency-Key and tried again while the API cannot answer (a rolling upgrade, a Service whose endpoints
-     * are still changing), so a retry after a lost answer returns the same job rather than a second one.
-     */
+    /** Submits a reseed of {@code layer}, zoom levels 0 to {@code maxZoom}, labelled; its id. */
     String submit(String layer, int maxZoom, String label) throws InterruptedException {
+        return submit(layer, 0, maxZoom, 0, label);
+    }
+
+    /**
+     * Submits a reseed of {@code layer}, zoom levels {@code minZoom} to {@code maxZoom}, at {@code priority},
+     * labelled; its id. Sent with an Idempotency-Key and tried again while the API cannot answer (a rolling upgrade,
+     * a Service whose endpoints are still changing), so a retry after a lost answer returns the same job rather than
+     * a second one.
+     */
+    String submit(String layer, int minZoom, int maxZoom, int priority, String label) throws InterruptedException {
         String body = """
-                {"layer": "%s", "zoom": {"min": 0, "max": %d}, "mode": "reseed", "labels": {"e2e": "%s"}}"""
-                .formatted(layer, maxZoom, label);
+                {"layer": "%s", "zoom": {"min": %d, "max": %d}, "mode": "reseed", "priority": %d,
+                 "labels": {"e2e": "%s"}}""".formatted(layer, minZoom, maxZoom, priority, label);
         String key = UUID.randomUUID().toString();
         JsonNode job = answer("POST /api/v1/jobs", () -> request("jobs").POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json").header("Idempotency-Key", key).build(), 202, SUBMIT_WAIT);

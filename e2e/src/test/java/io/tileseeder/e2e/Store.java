@@ -7,14 +7,20 @@ import io.minio.Result;
 import io.minio.messages.DeleteRequest;
 import io.minio.messages.DeleteResult;
 import io.minio.messages.Item;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The tiles in MinIO (in the dependencies' namespace), read and cleared with the MinIO client. */
+/**
+ * The tiles in MinIO (in the dependencies' namespace), read and cleared with the MinIO client; tried again while
+ * MinIO restarts.
+ */
 final class Store {
+
+    private static final Duration OUTAGE = Duration.ofMinutes(3);
 
     private final MinioClient minio;
     private final String bucket;
@@ -28,7 +34,11 @@ final class Store {
     }
 
     /** Every object under the prefix: its key after the prefix, and when it was last written. */
-    Map<String, Instant> objects() throws Exception {
+    Map<String, Instant> objects() throws InterruptedException {
+        return Retry.within(OUTAGE, "listing " + bucket + "/" + prefix, this::list);
+    }
+
+    private Map<String, Instant> list() throws Exception {
         Map<String, Instant> objects = new TreeMap<>();
         for (Result<Item> result : minio.listObjects(ListObjectsArgs.builder().bucket(bucket).prefix(prefix)
                 .recursive(true).build())) {
@@ -39,9 +49,16 @@ final class Store {
     }
 
     /** Removes every object under the prefix, so that a job's tiles are all its own. */
-    void clear() throws Exception {
+    void clear() throws InterruptedException {
+        Retry.within(OUTAGE, "clearing " + bucket + "/" + prefix, () -> {
+            removeAll();
+            return null;
+        });
+    }
+
+    private void removeAll() throws Exception {
         List<DeleteRequest.Object> keys = new ArrayList<>();
-        for (String key : objects().keySet()) {
+        for (String key : list().keySet()) {
             keys.add(new DeleteRequest.Object(prefix + key));
         }
         // The client sends them in DeleteObjects requests of 1000 as the results are read.

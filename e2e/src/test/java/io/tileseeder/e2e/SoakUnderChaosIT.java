@@ -35,8 +35,9 @@ import org.junit.jupiter.api.Test;
  * Every job must end SUCCEEDED with exactly the tiles the embedded engine writes for it (MinIO listed with its own
  * client), and have exactly one event, not earlier than its last tile.
  *
- * <p>The first wave runs undisturbed: each job's extra time under chaos is measured against it. No wave starts once
- * less than twice that wave's time is left of the bound: {@code SEEDER_E2E_SOAK} (an ISO-8601 duration, 10 minutes
+ * <p>The first wave runs undisturbed: each job's extra time under chaos is measured against it. Waves go on until
+ * every kind of disturbance was done once; after that, no wave starts once less than twice the quiet wave's time is
+ * left of the bound: {@code SEEDER_E2E_SOAK} (an ISO-8601 duration, 10 minutes
  * when unset). {@code SEEDER_E2E_SOAK_SEED} replays a run's chaos (its seed is the report's first line). The report
  * (actions, jobs, extra times, events) is printed and written to {@code target/soak-report.txt}.
  */
@@ -98,7 +99,8 @@ class SoakUnderChaosIT {
             int wave = 1;
             do {
                 runs.addAll(wave(wave++, expected));
-            } while (Instant.now().plus(waveTime.multipliedBy(2)).isBefore(end) && !disturbing.isDone());
+            } while ((Instant.now().plus(waveTime.multipliedBy(2)).isBefore(end) || !chaos.roundDone())
+                    && !disturbing.isDone());
             chaos.stop();
             disturbing.get(BACK_WITHIN.toMinutes() + 1, TimeUnit.MINUTES);
             assertThat(chaos.done.keySet()).as("kinds of disturbance done (a bound too short for one round?)")
@@ -177,6 +179,11 @@ class SoakUnderChaosIT {
 
         void stop() {
             stopped.countDown();
+        }
+
+        /** Whether every kind of disturbance was done at least once. */
+        boolean roundDone() {
+            return done.size() == Action.values().length;
         }
 
         void run() {

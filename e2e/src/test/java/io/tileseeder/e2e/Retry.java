@@ -3,8 +3,10 @@ package io.tileseeder.e2e;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
-/** A read of a dependency that may be restarting (MinIO, Kafka), tried again until it answers. */
+/** Waiting with a deadline: a read of a dependency that may be restarting (MinIO, Kafka), or a condition. */
 final class Retry {
 
     private static final Duration PAUSE = Duration.ofSeconds(1);
@@ -24,6 +26,21 @@ final class Retry {
                 if (Instant.now().isAfter(deadline)) {
                     throw new IllegalStateException(what + ": no answer within " + wait, e);
                 }
+            }
+            Thread.sleep(PAUSE);
+        }
+    }
+
+    /**
+     * Waits until {@code condition} holds, looking once a second, for at most {@code wait}; fails with
+     * {@code failure}'s message then.
+     */
+    static void until(Duration wait, BooleanSupplier condition, Supplier<String> failure)
+            throws InterruptedException {
+        Instant deadline = Instant.now().plus(wait);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError(failure.get());
             }
             Thread.sleep(PAUSE);
         }

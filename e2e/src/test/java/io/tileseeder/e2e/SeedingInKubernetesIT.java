@@ -234,14 +234,8 @@ class SeedingInKubernetesIT {
     }
 
     private static void awaitPods(BooleanSupplier condition, String what) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(5));
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("no " + what + " within 5 minutes: " + kube.kubectl("get", "pods", "-o",
-                        "wide"));
-            }
-            Thread.sleep(1000);
-        }
+        Retry.until(Duration.ofMinutes(5), condition, () -> "no " + what + " within 5 minutes: "
+                + kube.kubectl("get", "pods", "-o", "wide"));
     }
 
     /** The worker's seeder_metatiles_rendered_total, from its /q/metrics. */

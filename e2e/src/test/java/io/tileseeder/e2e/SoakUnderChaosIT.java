@@ -254,13 +254,7 @@ class SoakUnderChaosIT {
         }
 
         private void await(BooleanSupplier condition, String what) throws InterruptedException {
-            Instant deadline = Instant.now().plus(BACK_WITHIN);
-            while (!condition.getAsBoolean()) {
-                if (Instant.now().isAfter(deadline)) {
-                    throw new AssertionError("not " + what + " within " + BACK_WITHIN);
-                }
-                Thread.sleep(1000);
-            }
+            Retry.until(BACK_WITHIN, condition, () -> "not " + what + " within " + BACK_WITHIN);
         }
     }
 

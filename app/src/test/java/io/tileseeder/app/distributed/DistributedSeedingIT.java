@@ -165,8 +165,8 @@ class DistributedSeedingIT {
             SeederProcess doomed = workers.get(0);
             SeederProcess survivor = workers.get(1);
 
-            String job = cluster.submit(0, 7);
-            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
+            String job = cluster.submit(0, 6);
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 50, JOB_TIMEOUT);
             doomed.kill();
             long killed = System.nanoTime();
             // The tasks the dead worker held come back once its share-group session ends (seeder.kafka.session-timeout,
@@ -180,7 +180,7 @@ class DistributedSeedingIT {
             JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
 
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
-            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(7));
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(6));
         }
     }
 
@@ -221,11 +221,11 @@ class DistributedSeedingIT {
     @ValueSource(booleans = {true, false})
     void aCoordinatorKilledOrStoppedMidPlanResumesWithoutLosingATask(boolean killed, TestInfo info) throws Exception {
         try (Cluster cluster = new Cluster(name(info) + (killed ? "-killed" : "-stopped"))
-                .set("SEEDER_WORKERS_QUEUE_CAPACITY", "256")) {
+                .set("SEEDER_WORKERS_QUEUE_CAPACITY", "64")) {
             SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").coordinator();
 
-            String job = cluster.submit(0, 7);
-            JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 512, JOB_TIMEOUT);
+            String job = cluster.submit(0, 6);
+            JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 128, JOB_TIMEOUT);
             if (killed) {
                 coordinator.kill();
             } else {
@@ -240,8 +240,8 @@ class DistributedSeedingIT {
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
             assertThat(wait.awaitExit(JOB_TIMEOUT)).as(wait.output()).isZero();
             assertThat(wait.output()).contains("job " + job + " SUCCEEDED");
-            assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(1367);
-            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(7));
+            assertThat(done.get("progress").get("tasksPlanned").asLong()).isEqualTo(343);
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(6));
             assertThat(awaitEvents(cluster, job)).singleElement()
                     .satisfies(event -> assertThat(event.state()).isEqualTo(JobState.SUCCEEDED));
         }
@@ -254,15 +254,15 @@ class DistributedSeedingIT {
     @Test
     void aCoverageJobResumedAfterACoordinatorKilledStoresExactlyTheTilesOfItsPolygon(TestInfo info) throws Exception {
         double[][] triangle = {{-20, -35}, {50, -35}, {15, 60}, {-20, -35}};
-        int maxZoom = 9;
+        int maxZoom = 8;
         try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", storeEmptyTilesLayers().toString())
-                .set("SEEDER_WORKERS_QUEUE_CAPACITY", "256")) {
+                .set("SEEDER_WORKERS_QUEUE_CAPACITY", "64")) {
             SeederProcess coordinator = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").coordinator();
 
             String job = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":" + maxZoom + "},"
                     + "\"coverage\":{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Polygon\","
                     + "\"coordinates\":[" + JSON.writeValueAsString(triangle) + "]}}}");
-            JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 200,
+            JsonNode midPlan = cluster.awaitStatus(job, s -> s.get("progress").get("tasksPlanned").asLong() >= 100,
                     JOB_TIMEOUT);
             coordinator.kill();
             assertThat(midPlan.get("progress").get("planningDone").asBoolean()).isFalse();

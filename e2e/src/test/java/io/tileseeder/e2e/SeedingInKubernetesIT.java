@@ -109,44 +109,34 @@ class SeedingInKubernetesIT {
         });
     }
 
+    /**
+     * One worker, then the autoscaler enabled with a target far below what a busy worker uses of its request: once
+     * metrics-server reports the job's load, it must add workers up to its maximum, and each new worker must take
+     * metatiles of the running job.
+     */
     @Test
     @Order(4)
-    void workersScaledFromOneToThreeMidJobAllRenderMetatiles(TestInfo info) throws Exception {
+    void theHorizontalPodAutoscalerAddsWorkersOnCpuAndEachRendersMetatiles(TestInfo info) throws Exception {
         String workers = "deployment/" + kube.deployment("worker");
         kube.kubectl("scale", workers, "--replicas=1");
         kube.kubectl("rollout", "status", workers, "--timeout=5m");
         awaitPods(() -> kube.pods("worker").size() == 1 && kube.readyPods("worker").size() == 1, "one worker");
-        try {
-            seedDisturbed(info, running -> {
-                kube.kubectl("scale", workers, "--replicas=3");
-                awaitPods(() -> kube.readyPods("worker").size() == 3, "three ready workers");
-            });
-            for (String pod : kube.pods("worker")) {
-                assertThat(renderedMetatiles(pod)).as("metatiles rendered by %s", pod).isPositive();
-            }
-        } finally {
-            kube.kubectl("scale", workers, "--replicas=2");
-        }
-    }
-
-    @Test
-    @Order(5)
-    void theHorizontalPodAutoscalerAddsWorkersOnCpu(TestInfo info) throws Exception {
-        // A target far below what a busy worker uses of its request: the HPA must add workers as soon as
-        // metrics-server reports the load.
         kube.upgrade("worker.autoscaling.enabled=true", "worker.autoscaling.minReplicas=1",
                 "worker.autoscaling.maxReplicas=3", "worker.autoscaling.targetCPUUtilizationPercentage=50");
         try {
-            seedDisturbed(info, running -> awaitPods(() -> kube.pods("worker").size() > 1
+            seedDisturbed(info, running -> awaitPods(() -> kube.readyPods("worker").size() == 3
                     && Integer.parseInt(kube.kubectl("get", "hpa", kube.deployment("worker"), "-o",
-                    "jsonpath={.status.desiredReplicas}")) > 1, "the autoscaler adding workers"));
+                    "jsonpath={.status.desiredReplicas}")) == 3, "the autoscaler adding two ready workers"));
+            for (String pod : kube.pods("worker")) {
+                assertThat(renderedMetatiles(pod)).as("metatiles rendered by %s", pod).isPositive();
+            }
         } finally {
             kube.upgrade("worker.autoscaling.enabled=false", "worker.replicas=2");
         }
     }
 
     @Test
-    @Order(6)
+    @Order(5)
     void prometheusScrapesEveryPodLoadsTheAlertsAndTheDashboardQueriesHaveData(TestInfo info) throws Exception {
         Prometheus prometheus = new Prometheus(kube.serviceIp(kube.namespace, "prometheus"));
         // The earlier tests restart pods and load the node for a quarter of an hour: a connection to the service

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -164,12 +165,13 @@ public final class LayerCatalogFile {
         check(minZoom >= 0 && minZoom <= maxZoom && maxZoom <= TileMatrixSet.MAX_ZOOM, at,
                 "zoom: need 0 <= min <= max <= " + TileMatrixSet.MAX_ZOOM + ", got " + minZoom + ".." + maxZoom);
 
-        Set<TileMatrixSet> sets = EnumSet.allOf(TileMatrixSet.class);
+        Set<TileMatrixSet> sets = new LinkedHashSet<>(TileMatrixSet.builtIn());
         if (raw.tileMatrixSets() != null) {
-            sets = EnumSet.noneOf(TileMatrixSet.class);
+            sets.clear();
             for (String id : raw.tileMatrixSets()) {
                 sets.add(TileMatrixSet.byId(id).orElseThrow(() -> new LayerConfigException(at
-                        + ".tileMatrixSets: unknown '" + id + "'; one of WebMercatorQuad, WorldCRS84Quad")));
+                        + ".tileMatrixSets: unknown '" + id + "'; one of " + TileMatrixSet.builtIn().stream()
+                        .map(TileMatrixSet::id).collect(Collectors.joining(", ")))));
             }
         }
         Set<TileFormat> formats = EnumSet.allOf(TileFormat.class);

@@ -47,7 +47,7 @@ class LayerCatalogFileTest {
         LayerConfig world = catalog.layer("world").orElseThrow();
         assertThat(world.minZoom()).isZero();
         assertThat(world.maxZoom()).isEqualTo(14);
-        assertThat(world.tileMatrixSets()).containsExactlyInAnyOrder(TileMatrixSet.values());
+        assertThat(world.tileMatrixSets()).containsExactlyInAnyOrderElementsOf(TileMatrixSet.builtIn());
         assertThat(world.formats()).isEqualTo(Set.of(TileFormat.values()));
         assertThat(world.metatile()).isEqualTo(new MetatileSize(4, 4));
         assertThat(world.gutter()).isEqualTo(16);
@@ -79,7 +79,7 @@ class LayerCatalogFileTest {
         assertThat(layer.attribution()).isEmpty();
         assertThat(layer.minZoom()).isZero();
         assertThat(layer.maxZoom()).isEqualTo(18);
-        assertThat(layer.tileMatrixSets()).isEqualTo(Set.of(TileMatrixSet.values()));
+        assertThat(layer.tileMatrixSets()).isEqualTo(Set.copyOf(TileMatrixSet.builtIn()));
         assertThat(layer.formats()).isEqualTo(Set.of(TileFormat.values()));
         assertThat(layer.metatile()).isEqualTo(MetatileSize.DEFAULT);
         assertThat(layer.gutter()).isEqualTo(16);

@@ -158,7 +158,7 @@ public final class JobSpecValidator {
     }
 
     private TileMatrixSet tileMatrixSet(String id, LayerInfo layer, List<FieldError> errors) {
-        String known = Arrays.stream(TileMatrixSet.values()).map(TileMatrixSet::id).collect(Collectors.joining(", "));
+        String known = TileMatrixSet.builtIn().stream().map(TileMatrixSet::id).collect(Collectors.joining(", "));
         TileMatrixSet tms = TileMatrixSet.byId(Objects.requireNonNullElse(id, TileMatrixSet.WEB_MERCATOR_QUAD.id())).orElse(null);
         if (tms == null) {
             errors.add(new FieldError("tileMatrixSet", "unknown tile matrix set '" + id + "'; one of: " + known));

@@ -2,7 +2,6 @@ package io.tileseeder.render;
 
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileCoord;
-import io.tileseeder.grid.TileMatrixSet;
 import java.awt.AlphaComposite;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -61,8 +60,9 @@ public record MetatileImage(Metatile metatile, int gutter, BufferedImage image) 
         }
         int[] pixels = ((DataBufferInt) image.getRaster().getDataBuffer()).getData();
         int stride = image.getWidth();
-        int left = gutter + (tile.x() - metatile.tiles().minX()) * TileMatrixSet.TILE_SIZE;
-        int top = gutter + (tile.y() - metatile.tiles().minY()) * TileMatrixSet.TILE_SIZE;
-        return new TileView(pixels, top * stride + left, stride, TileMatrixSet.TILE_SIZE, TileMatrixSet.TILE_SIZE);
+        int size = metatile.tileMatrixSet().tileSize(metatile.z());
+        int left = gutter + (tile.x() - metatile.tiles().minX()) * size;
+        int top = gutter + (tile.y() - metatile.tiles().minY()) * size;
+        return new TileView(pixels, top * stride + left, stride, size, size);
     }
 }

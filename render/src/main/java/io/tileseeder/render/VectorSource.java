@@ -6,7 +6,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.layer.LayerConfig;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.locationtech.jts.geom.Envelope;
@@ -24,7 +24,7 @@ import org.locationtech.jts.io.geojson.GeoJsonReader;
 public final class VectorSource {
 
     private final List<Geometry> features;
-    private final Map<TileMatrixSet, STRtree> indexes = new EnumMap<>(TileMatrixSet.class);
+    private final Map<TileMatrixSet, STRtree> indexes = new HashMap<>();
 
     private VectorSource(List<Geometry> features) {
         this.features = List.copyOf(features);

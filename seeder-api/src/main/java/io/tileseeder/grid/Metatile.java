@@ -31,11 +31,11 @@ public record Metatile(TileMatrixSet tileMatrixSet, int z, int x, int y, Metatil
 
     /** The raster to render: the tiles plus {@code gutter} pixels on every side. */
     public int imageWidth(int gutter) {
-        return tiles().width() * TileMatrixSet.TILE_SIZE + 2 * gutter;
+        return tiles().width() * tileMatrixSet.tileSize(z) + 2 * gutter;
     }
 
     public int imageHeight(int gutter) {
-        return tiles().height() * TileMatrixSet.TILE_SIZE + 2 * gutter;
+        return tiles().height() * tileMatrixSet.tileSize(z) + 2 * gutter;
     }
 
     /** The envelope, in CRS units, of the raster to render: the tiles' envelope grown by the gutter. */

@@ -82,7 +82,7 @@ public final class Messages {
         }
     }
 
-    private static <E extends Enum<E>> void idCodec(SimpleModule module, Class<E> type, Function<E, String> id,
+    private static <E> void idCodec(SimpleModule module, Class<E> type, Function<E, String> id,
                                                     Function<String, Optional<E>> byId) {
         module.addSerializer(type, new StdSerializer<>(type) {
             @Override

@@ -76,7 +76,7 @@ public final class Fixtures {
         MetatileSize one = new MetatileSize(1, 1);
         MetatileSize largest = new MetatileSize(maxSide, maxSide);
         List<JobSpec> specs = new ArrayList<>();
-        for (TileMatrixSet tms : TileMatrixSet.values()) {
+        for (TileMatrixSet tms : TileMatrixSet.builtIn()) {
             specs.add(spec(tms, Bounds.WORLD_CRS84, 0, 0, one));
             specs.add(spec(tms, Bounds.WORLD_CRS84, 0, maxZoom, largest));
             specs.add(spec(tms, new Bounds(0, 0, 0, 0), maxZoom, maxZoom, one));

@@ -245,7 +245,7 @@ public final class Gen {
     // ---- the grid and jobs ---------------------------------------------------------------------------------
 
     public TileMatrixSet tileMatrixSet() {
-        return oneOf(TileMatrixSet.class);
+        return oneOf(TileMatrixSet.builtIn());
     }
 
     /** Metatile sizes with sides {@code 1..maxSide}. */

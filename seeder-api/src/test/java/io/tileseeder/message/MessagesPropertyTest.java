@@ -87,7 +87,7 @@ class MessagesPropertyTest {
     }
 
     private static MetatileTask task(Gen g) {
-        return new MetatileTask(MetatileTask.VERSION, text(g), g.nonNegativeLong(), text(g), g.oneOf(TileMatrixSet.class),
+        return new MetatileTask(MetatileTask.VERSION, text(g), g.nonNegativeLong(), text(g), g.tileMatrixSet(),
                 g.oneOf(TileFormat.class), g.oneOf(Mode.class), g.between(0, TileMatrixSet.MAX_ZOOM),
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),

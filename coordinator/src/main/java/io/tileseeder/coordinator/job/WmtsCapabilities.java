@@ -1,6 +1,6 @@
 package io.tileseeder.coordinator.job;
 
-import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
@@ -73,19 +73,19 @@ public final class WmtsCapabilities {
         if (mercator) {
             xml.append("      <WellKnownScaleSet>urn:ogc:def:wkss:OGC:1.0:GoogleMapsCompatible</WellKnownScaleSet>\n");
         }
-        Bounds crs = tms.crsBounds();
         double metresPerUnit = mercator ? 1 : METRES_PER_DEGREE;
         for (int z = layer.minZoom(); z <= layer.maxZoom(); z++) {
             xml.append("      <TileMatrix>\n");
+            TileMatrix matrix = tms.matrix(z);
             xml.append("        <ows:Identifier>").append(z).append("</ows:Identifier>\n");
             xml.append("        <ScaleDenominator>").append(number(tms.resolution(z) * metresPerUnit / PIXEL_METRES))
                     .append("</ScaleDenominator>\n");
-            xml.append("        <TopLeftCorner>").append(number(crs.minX())).append(' ').append(number(crs.maxY()))
+            xml.append("        <TopLeftCorner>").append(number(matrix.left())).append(' ').append(number(matrix.top()))
                     .append("</TopLeftCorner>\n");
-            xml.append("        <TileWidth>").append(TileMatrixSet.TILE_SIZE).append("</TileWidth>\n");
-            xml.append("        <TileHeight>").append(TileMatrixSet.TILE_SIZE).append("</TileHeight>\n");
-            xml.append("        <MatrixWidth>").append(tms.matrixWidth(z)).append("</MatrixWidth>\n");
-            xml.append("        <MatrixHeight>").append(tms.matrixHeight(z)).append("</MatrixHeight>\n");
+            xml.append("        <TileWidth>").append(matrix.tileWidth()).append("</TileWidth>\n");
+            xml.append("        <TileHeight>").append(matrix.tileHeight()).append("</TileHeight>\n");
+            xml.append("        <MatrixWidth>").append(matrix.matrixWidth()).append("</MatrixWidth>\n");
+            xml.append("        <MatrixHeight>").append(matrix.matrixHeight()).append("</MatrixHeight>\n");
             xml.append("      </TileMatrix>\n");
         }
         xml.append("    </TileMatrixSet>\n  </Contents>\n</Capabilities>\n");

@@ -31,7 +31,7 @@ class CacheDocumentsTest {
     private static final String WMTS = "http://www.opengis.net/wmts/1.0";
     private static final String OWS = "http://www.opengis.net/ows/1.1";
     private static final LayerInfo WORLD = new LayerInfo("world", "World & <countries>", "Natural Earth", 0, 14,
-            Set.of(TileMatrixSet.values()), Set.of(TileFormat.values()), MetatileSize.DEFAULT,
+            Set.copyOf(TileMatrixSet.builtIn()), Set.of(TileFormat.values()), MetatileSize.DEFAULT,
             new MetatileSize(16, 16), Map.of(), "c0ffee");
 
     @Test

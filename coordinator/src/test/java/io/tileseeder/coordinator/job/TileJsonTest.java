@@ -27,7 +27,7 @@ import org.w3c.dom.Element;
 class TileJsonTest {
 
     private static final LayerInfo WORLD = new LayerInfo("world", "World countries", "Natural Earth", 0, 14,
-            Set.of(TileMatrixSet.values()), Set.of(TileFormat.values()), MetatileSize.DEFAULT);
+            Set.copyOf(TileMatrixSet.builtIn()), Set.of(TileFormat.values()), MetatileSize.DEFAULT);
     private static final String BASE = "https://tiles.example.com/cache";
 
     @TempDir
@@ -104,7 +104,7 @@ class TileJsonTest {
                 tile(TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(4, 1, 1), TileFormat.JPEG)));
 
         assertThat(TileJson.zoomsHeld(store, WORLD)).contains(new TileJson.Zooms(2, 7));
-        LayerInfo shallow = new LayerInfo("world", "World", "", 3, 5, Set.of(TileMatrixSet.values()),
+        LayerInfo shallow = new LayerInfo("world", "World", "", 3, 5, Set.copyOf(TileMatrixSet.builtIn()),
                 Set.of(TileFormat.values()), MetatileSize.DEFAULT);
         assertThat(TileJson.zoomsHeld(store, shallow)).as("within the layer's zoom levels")
                 .contains(new TileJson.Zooms(4, 4));

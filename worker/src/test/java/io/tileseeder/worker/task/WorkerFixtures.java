@@ -31,7 +31,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,7 +68,7 @@ public final class WorkerFixtures {
 
     private static final String COUNTRIES = "layers/world/countries.geojson";
 
-    private static final Map<TileMatrixSet, STRtree> LAND = new EnumMap<>(TileMatrixSet.class);
+    private static final Map<TileMatrixSet, STRtree> LAND = new HashMap<>();
 
     private WorkerFixtures() {
     }

@@ -14,6 +14,7 @@ import io.tileseeder.area.Coverages;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.grid.TileMatrixSetJson;
 import io.tileseeder.job.Digests;
 import io.tileseeder.job.JsonProblems;
 import io.tileseeder.job.TileFormat;
@@ -40,12 +41,14 @@ import java.util.stream.Collectors;
  * Reads the layer configuration file (YAML). The format, with defaults:
  *
  * <pre>{@code
+ * tileMatrixSetFiles: [grids/swiss.json]   # OGC tile matrix set JSON (17-083r4), relative to this file
  * layers:
  *   - name: world                    # required; [A-Za-z0-9_-]+, used in tile paths
  *     title: World countries         # default: the name
  *     attribution: Natural Earth     # shown by map clients
  *     zoom: {min: 0, max: 14}        # default 0..18
- *     tileMatrixSets: [WebMercatorQuad, WorldCRS84Quad]   # default: both
+ *     tileMatrixSets: [WebMercatorQuad, WorldCRS84Quad]   # default: these two; any well-known set's id,
+ *                                                         # a tileMatrixSetFiles set's, or "*": every well-known
  *     formats: [png, jpeg]           # default: all of png, png8, jpeg, jpeg-png, webp, webp-lossless
  *     metatile: {width: 4, height: 4}
  *     gutter: 16                     # pixels around each metatile, 0..256
@@ -75,6 +78,8 @@ public final class LayerCatalogFile {
     public static final String BUNDLED = "layers/layers.yaml";
 
     private static final String CLASSPATH = "classpath:";
+    /** In a layer's tileMatrixSets: every well-known set of the OGC registry. */
+    private static final String ALL_WELL_KNOWN = "*";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -139,6 +144,12 @@ public final class LayerCatalogFile {
         if (raw == null || raw.layers() == null || raw.layers().isEmpty()) {
             throw new LayerConfigException(source + ": no layers configured (expected a 'layers:' list)");
         }
+        if (raw.tileMatrixSetFiles() != null) {
+            for (int i = 0; i < raw.tileMatrixSetFiles().size(); i++) {
+                registerTileMatrixSet(resolve.apply(raw.tileMatrixSetFiles().get(i)),
+                        source + ": tileMatrixSetFiles[" + i + "]");
+            }
+        }
         List<LayerConfig> layers = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < raw.layers().size(); i++) {
@@ -149,6 +160,21 @@ public final class LayerCatalogFile {
             layers.add(layer);
         }
         return new LayerCatalogConfig(source, layers);
+    }
+
+    /** Reads an OGC tile matrix set JSON file and makes its set known by its id. */
+    private static void registerTileMatrixSet(LayerConfig.DataFile file, String where) {
+        String json;
+        try {
+            json = file.read();
+        } catch (IOException e) {
+            throw new LayerConfigException(where + ": cannot read " + file.location() + ": " + e.getMessage());
+        }
+        try {
+            TileMatrixSet.register(TileMatrixSetJson.read(json, file.location()));
+        } catch (IllegalArgumentException e) {
+            throw new LayerConfigException(where + ": " + e.getMessage());
+        }
     }
 
     private static LayerConfig toLayer(RawLayer raw, String where,
@@ -169,9 +195,15 @@ public final class LayerCatalogFile {
         if (raw.tileMatrixSets() != null) {
             sets.clear();
             for (String id : raw.tileMatrixSets()) {
+                if (id.equals(ALL_WELL_KNOWN)) {
+                    sets.addAll(TileMatrixSet.wellKnown());
+                    continue;
+                }
                 sets.add(TileMatrixSet.byId(id).orElseThrow(() -> new LayerConfigException(at
-                        + ".tileMatrixSets: unknown '" + id + "'; one of " + TileMatrixSet.builtIn().stream()
-                        .map(TileMatrixSet::id).collect(Collectors.joining(", ")))));
+                        + ".tileMatrixSets: unknown '" + id + "'; a well-known set of the OGC registry ("
+                        + TileMatrixSet.wellKnown().stream().map(TileMatrixSet::id).limit(6)
+                        .collect(Collectors.joining(", ")) + ", UTM01WGS84Quad..UTM60WGS84Quad) or one of "
+                        + "tileMatrixSetFiles")));
             }
         }
         Set<TileFormat> formats = EnumSet.allOf(TileFormat.class);
@@ -349,7 +381,7 @@ public final class LayerCatalogFile {
                 .collect(Collectors.joining(".")).replace(".[", "[");
     }
 
-    record RawCatalog(List<RawLayer> layers) {
+    record RawCatalog(List<String> tileMatrixSetFiles, List<RawLayer> layers) {
     }
 
     record RawLayer(String name, String title, String attribution, RawZoom zoom, List<String> tileMatrixSets,

@@ -47,7 +47,8 @@ class LayerCatalogFileTest {
         LayerConfig world = catalog.layer("world").orElseThrow();
         assertThat(world.minZoom()).isZero();
         assertThat(world.maxZoom()).isEqualTo(14);
-        assertThat(world.tileMatrixSets()).containsExactlyInAnyOrderElementsOf(TileMatrixSet.builtIn());
+        assertThat(world.tileMatrixSets()).as("every well-known set").hasSize(66)
+                .containsExactlyInAnyOrderElementsOf(TileMatrixSet.wellKnown());
         assertThat(world.formats()).isEqualTo(Set.of(TileFormat.values()));
         assertThat(world.metatile()).isEqualTo(new MetatileSize(4, 4));
         assertThat(world.gutter()).isEqualTo(16);
@@ -211,6 +212,47 @@ class LayerCatalogFileTest {
         assertThat(vector(layer).data()).containsExactly(
                 LayerConfig.DataFile.resource("layers/world/countries.geojson"),
                 LayerConfig.DataFile.file(dir.resolve("data/land.geojson").toAbsolutePath().normalize()));
+    }
+
+    private static final String GRID = """
+            {"id": "%s", "crs": "http://www.opengis.net/def/crs/EPSG/0/2056", "orderedAxes": ["E", "N"],
+             "tileMatrices": [{"id": "0", "cellSize": %s, "pointOfOrigin": [2420000, 1350000], "tileWidth": 256,
+              "tileHeight": 256, "matrixWidth": 8, "matrixHeight": 5}]}""";
+
+    @Test
+    void aLayerOffersASetFromAnOgcJsonFileAndAnyWellKnownSet() throws Exception {
+        Files.createDirectories(dir.resolve("grids"));
+        Files.writeString(dir.resolve("grids/lv95.json"), GRID.formatted("LayerFileLv95", "250"));
+        Path file = write("tileMatrixSetFiles: [grids/lv95.json]\n"
+                + MINIMAL.replace("    source:", "    tileMatrixSets: [LayerFileLv95, UTM32WGS84Quad]\n    source:"));
+
+        LayerConfig layer = LayerCatalogFile.read(file).layer("good").orElseThrow();
+
+        assertThat(layer.tileMatrixSets()).extracting(TileMatrixSet::id)
+                .containsExactlyInAnyOrder("LayerFileLv95", "UTM32WGS84Quad");
+        assertThat(TileMatrixSet.byId("LayerFileLv95").orElseThrow().crs()).isEqualTo("EPSG:2056");
+    }
+
+    @Test
+    void aBadSetFileStopsTheLoadNamingTheLayersFileTheSetFileAndTheMatrix() throws Exception {
+        Files.writeString(dir.resolve("bad.json"), GRID.formatted("LayerFileBad", "-1"));
+        Path file = write("tileMatrixSetFiles: [bad.json]\n" + MINIMAL);
+
+        assertThatThrownBy(() -> LayerCatalogFile.read(file)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining(file + ": tileMatrixSetFiles[0]")
+                .hasMessageContaining("bad.json: tile matrix set LayerFileBad, matrix 0: 'cellSize' must be a positive");
+    }
+
+    @Test
+    void aMissingSetFileOrAnUnknownSetIsNamed() throws Exception {
+        Path missing = write("tileMatrixSetFiles: [nowhere.json]\n" + MINIMAL);
+        assertThatThrownBy(() -> LayerCatalogFile.read(missing)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining("tileMatrixSetFiles[0]: cannot read").hasMessageContaining("nowhere.json");
+
+        Path unknown = write(MINIMAL.replace("    source:", "    tileMatrixSets: [NoSuchGrid]\n    source:"));
+        assertThatThrownBy(() -> LayerCatalogFile.read(unknown)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining("tileMatrixSets: unknown 'NoSuchGrid'")
+                .hasMessageContaining("or one of tileMatrixSetFiles");
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.tileseeder.area;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
-import io.tileseeder.grid.WebMercator;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
@@ -28,15 +27,12 @@ public final class GeometryArea implements Area {
     private final GeometryFactory factory;
 
     /**
-     * @param crs84 a valid polygonal geometry in CRS84 longitudes and latitudes; on WebMercatorQuad, what lies
-     *              beyond its latitudes (±85.05°) is cut off first, as no tile holds it
+     * @param crs84 a valid polygonal geometry in CRS84 longitudes and latitudes; what lies beyond the set's extent
+     *              is cut off first ({@link Projection}), as no tile holds it
      */
     public GeometryArea(TileMatrixSet tileMatrixSet, Geometry crs84) {
         this.tileMatrixSet = tileMatrixSet;
-        Geometry projected = Projection.project(tileMatrixSet == TileMatrixSet.WEB_MERCATOR_QUAD
-                ? crs84.intersection(crs84.getFactory().toGeometry(
-                        new Envelope(-180, 180, -WebMercator.MAX_LATITUDE, WebMercator.MAX_LATITUDE)))
-                : crs84, tileMatrixSet);
+        Geometry projected = Projection.project(crs84, tileMatrixSet);
         if (!projected.isValid()) {
             // Straightened between projected vertices, two edges that passed close by may now touch or cross.
             projected = GeometryFixer.fix(projected);

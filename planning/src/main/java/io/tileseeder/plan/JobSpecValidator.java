@@ -85,6 +85,9 @@ public final class JobSpecValidator {
         if (request.tiles() != null && request.bbox() != null) {
             errors.add(new FieldError("bbox", "a job from a tile list takes its tiles from the list; leave bbox out"));
         }
+        if (tms != null) {
+            fitsTheSet(tms, zoom, bbox, hasArea, errors);
+        }
         if (hasArea && metatile != null && !AreaPlan.isPowerOfTwoSquare(metatile.width(), metatile.height())) {
             errors.add(new FieldError("metatile", metatile.width() + "x" + metatile.height() + ": a job with a "
                     + "coverage or a tile list needs square metatiles of 1, 2, 4, 8 or 16 tiles a side"));
@@ -158,14 +161,32 @@ public final class JobSpecValidator {
     }
 
     private TileMatrixSet tileMatrixSet(String id, LayerInfo layer, List<FieldError> errors) {
-        String known = TileMatrixSet.builtIn().stream().map(TileMatrixSet::id).collect(Collectors.joining(", "));
         TileMatrixSet tms = TileMatrixSet.byId(Objects.requireNonNullElse(id, TileMatrixSet.WEB_MERCATOR_QUAD.id())).orElse(null);
-        if (tms == null) {
-            errors.add(new FieldError("tileMatrixSet", "unknown tile matrix set '" + id + "'; one of: " + known));
-        } else if (layer != null && !layer.tileMatrixSets().contains(tms)) {
-            errors.add(new FieldError("tileMatrixSet", "layer '" + layer.name() + "' is not configured for " + tms.id()));
+        if (tms == null || layer != null && !layer.tileMatrixSets().contains(tms)) {
+            String offered = layer == null ? "" : "; layer '" + layer.name() + "' offers: " + layer.tileMatrixSets()
+                    .stream().map(TileMatrixSet::id).sorted().collect(Collectors.joining(", "));
+            errors.add(new FieldError("tileMatrixSet", (tms == null ? "unknown tile matrix set '" + id + "'"
+                    : "layer '" + layer.name() + "' is not configured for " + tms.id()) + offered));
+            return null;
         }
         return tms;
+    }
+
+    /** A zoom within the set's matrices, a bbox with a point in its extent, an area only on a quad set. */
+    private static void fitsTheSet(TileMatrixSet tms, int[] zoom, Bounds bbox, boolean hasArea,
+                                   List<FieldError> errors) {
+        if (zoom != null && zoom[1] > tms.maxZoom()) {
+            errors.add(new FieldError("zoom.max", zoom[1] + " is beyond the last matrix of " + tms.id()
+                    + ": its zoom levels are 0.." + tms.maxZoom()));
+        }
+        if (bbox != null && !tms.overlaps(bbox)) {
+            errors.add(new FieldError("bbox", bbox + " lies outside the extent of " + tms.id() + " (" + tms.crs()
+                    + " " + tms.crsBounds() + ")"));
+        }
+        if (hasArea && !tms.isQuad()) {
+            errors.add(new FieldError("tileMatrixSet", tms.id() + " is not a quad set (each matrix twice the "
+                    + "previous one): a coverage or a tile list needs one; give a bbox instead"));
+        }
     }
 
     private TileFormat format(String id, LayerInfo layer, List<FieldError> errors) {

@@ -3,9 +3,14 @@ package io.tileseeder.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.Fixtures;
@@ -13,6 +18,8 @@ import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import java.time.Instant;
@@ -21,6 +28,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class JobSpecValidatorTest {
@@ -115,6 +123,56 @@ class JobSpecValidatorTest {
 
         assertThat(error.field()).isEqualTo("tileMatrixSet");
         assertThat(error.reason()).contains("roads").contains("WorldCRS84Quad");
+    }
+
+    /** A layer on ETRS89-LAEA (zoom 0..15) and on a non-quad Swiss set, zoom 0..18 of its own. */
+    private static final TileMatrixSet SWISS = TileMatrixSet.register(TileMatrixSet.of("ValidatorSwiss",
+            Crs.of("EPSG:2056", false), List.of(new TileMatrix("0", 1000, 2420000, 1350000, 256, 256, 2, 2),
+                    new TileMatrix("1", 500, 2420000, 1350000, 256, 256, 4, 3),
+                    new TileMatrix("2", 250, 2420000, 1350000, 256, 256, 8, 5))));
+    private static final TileMatrixSet LAEA = TileMatrixSet.byId("EuropeanETRS89_LAEAQuad").orElseThrow();
+    private final JobSpecValidator europe = new JobSpecValidator(LayerCatalog.of(new LayerInfo("europe", "Europe",
+            "", 0, 18, Set.of(LAEA, SWISS), Set.of(TileFormat.PNG), MetatileSize.DEFAULT)), Fixtures.LIMITS);
+
+    private List<FieldError> europeErrors(String set, int maxZoom, List<Double> bbox, JsonNode coverage) {
+        JobRequest request = new JobRequest("europe", set, new JobRequest.Zoom(0, maxZoom), bbox, null, null, null,
+                null, null, null, coverage, null);
+        InvalidJobException e = catchThrowableOfType(InvalidJobException.class, () -> europe.validate(request));
+        return e == null ? List.of() : e.errors();
+    }
+
+    @Test
+    void aZoomBeyondTheSetsLastMatrixIsRefusedNamingItsRange() {
+        assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 16, null, null)).containsExactly(new FieldError(
+                "zoom.max", "16 is beyond the last matrix of EuropeanETRS89_LAEAQuad: its zoom levels are 0..15"));
+        assertThat(europeErrors("ValidatorSwiss", 3, null, null)).extracting(FieldError::reason)
+                .containsExactly("3 is beyond the last matrix of ValidatorSwiss: its zoom levels are 0..2");
+        assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 15, List.of(5.0, 45.0, 6.0, 46.0), null)).isEmpty();
+    }
+
+    @Test
+    void aBboxOutsideTheSetsExtentIsRefused() {
+        // The south Pacific is on the far side of the globe from LAEA Europe's centre (10° E, 52° N).
+        assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 2, List.of(-170.0, -60.0, -160.0, -50.0), null))
+                .extracting(FieldError::field, FieldError::reason).containsExactly(tuple("bbox",
+                        "[-170.0, -60.0, -160.0, -50.0] lies outside the extent of EuropeanETRS89_LAEAQuad "
+                                + "(EPSG:3035 [2000000.0, 1000000.0, 6500000.0, 5500000.0])"));
+        assertThat(europeErrors("ValidatorSwiss", 2, List.of(-5.0, 40.0, -4.0, 41.0), null))
+                .extracting(FieldError::field).containsExactly("bbox");
+        assertThat(europeErrors("ValidatorSwiss", 2, List.of(7.0, 46.0, 8.0, 47.0), null)).isEmpty();
+        assertThat(europeErrors("ValidatorSwiss", 2, null, null)).as("the world holds the extent").isEmpty();
+        assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 2, null, null)).isEmpty();
+    }
+
+    @Test
+    void aCoverageOnANonQuadSetIsRefusedSayingWhy() throws Exception {
+        JsonNode coverage = new ObjectMapper().readTree(
+                "{\"type\": \"Polygon\", \"coordinates\": [[[7, 46], [8, 46], [8, 47], [7, 47], [7, 46]]]}");
+
+        assertThat(europeErrors("ValidatorSwiss", 2, null, coverage)).extracting(FieldError::reason)
+                .containsExactly("ValidatorSwiss is not a quad set (each matrix twice the previous one): a coverage "
+                        + "or a tile list needs one; give a bbox instead");
+        assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 2, null, coverage)).isEmpty();
     }
 
     @Test

@@ -32,4 +32,10 @@ public record Bounds(double minX, double minY, double maxX, double maxY) {
     public Bounds expandBy(double dx, double dy) {
         return new Bounds(minX - dx, minY - dy, maxX + dx, maxY + dy);
     }
+
+    /** {@code [minX, minY, maxX, maxY]}, as a bbox is written in a request. */
+    @Override
+    public String toString() {
+        return "[" + minX + ", " + minY + ", " + maxX + ", " + maxY + "]";
+    }
 }

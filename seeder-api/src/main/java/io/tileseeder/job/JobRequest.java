@@ -11,7 +11,8 @@ import java.util.Map;
  * is wrong.
  *
  * @param layer         the layer's name (required)
- * @param tileMatrixSet {@code WebMercatorQuad} (default) or {@code WorldCRS84Quad}
+ * @param tileMatrixSet a set the layer offers, by identifier: {@code WebMercatorQuad} (default), {@code WorldCRS84Quad},
+ *                      another well-known set, or one of the layers file's
  * @param zoom          the zoom levels, both ends inclusive (required)
  * @param bbox          {@code [minLon, minLat, maxLon, maxLat]} in CRS84 degrees; the whole world if absent
  * @param format        {@code png} (default) or {@code jpeg}

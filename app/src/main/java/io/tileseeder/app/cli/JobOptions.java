@@ -21,7 +21,9 @@ final class JobOptions {
     String bbox;
 
     @Option(names = "--tile-matrix-set", paramLabel = "ID", defaultValue = "WebMercatorQuad",
-            description = "WebMercatorQuad or WorldCRS84Quad (default: ${DEFAULT-VALUE}).")
+            description = "A tile matrix set the layer offers: WebMercatorQuad, WorldCRS84Quad, another well-known "
+                    + "set (EuropeanETRS89_LAEAQuad, UTM32WGS84Quad, ...) or one of its layers file's "
+                    + "(default: ${DEFAULT-VALUE}).")
     String tileMatrixSet;
 
     @Option(names = "--format", defaultValue = "png",

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.SimpleFileServer;
 import io.tileseeder.app.Embedded;
+import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.TileMatrix;
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
@@ -26,17 +29,23 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A seeded cache opened by a real WMTS client: GDAL's WMTS driver (Debian's gdal-bin, which dev/services installs
  * with the WMS) reads the WMTS capabilities the seeder wrote beside the tiles, and through them the tiles, over HTTP
  * (the cache served as plain files, its public URL set) and as files (the default public URL). What GDAL reads at
  * zoom 3's resolution must be exactly the stored tiles' pixels, transparent where an empty tile was skipped.
+ *
+ * <p>The same for sets in other CRSs: ETRS89-LAEA (northing first, so GDAL reads the {@code TopLeftCorner} and
+ * bounding box in the CRS's axis order), a UTM zone (1×2 tiles in its first matrix), and a custom Swiss LV95 set
+ * read from a layer file's OGC JSON, with TileCloud-chain's resolution list (not powers of two) and a ragged edge of
+ * tiles beyond its bounding box.
  */
 class WmtsCacheGdalIT {
 
     private static final int ZOOM = 3;
-    private static final int SIZE = 256 << ZOOM;
 
     @TempDir
     Path root;
@@ -73,38 +82,93 @@ class WmtsCacheGdalIT {
         assertReadsTheStoredTiles(capabilities.toString());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"EuropeanETRS89_LAEAQuad", "UTM32WGS84Quad", "SwissLV95"})
+    @Timeout(180)
+    void gdalReadsTheTilesOfASetInAnotherCrs(String set) throws Exception {
+        Map<String, String> settings = new java.util.HashMap<>();
+        if (set.equals("SwissLV95")) {
+            Path grid = root.resolve("SwissLV95.json");
+            try (var in = getClass().getClassLoader().getResourceAsStream("tms/SwissLV95.json")) {
+                Files.copy(in, grid);
+            }
+            Path layers = root.resolve("layers.yaml");
+            Files.writeString(layers, """
+                    tileMatrixSetFiles: [SwissLV95.json]
+                    layers:
+                      - name: world
+                        zoom: {min: 0, max: 10}
+                        tileMatrixSets: [SwissLV95]
+                        source: {type: vector, data: ["classpath:layers/world/countries.geojson"]}
+                        style: [{fill: "#f2efe9", stroke: "#9a8c98", strokeWidth: 1.0}]
+                    """);
+            settings.put("seeder.layers.file", layers.toString());
+        }
+        seed(settings, set);
+        Path capabilities = root.resolve("world/" + set + "/WMTSCapabilities-png.xml");
+
+        assertReadsTheStoredTiles(capabilities.toString(), set);
+    }
+
     private void seed(Map<String, String> settings) throws Exception {
+        seed(settings, "WebMercatorQuad");
+    }
+
+    private void seed(Map<String, String> settings, String set) throws Exception {
         Map<String, String> config = new java.util.HashMap<>(settings);
         config.put("seeder.store.path", root.toString());
         config.put("seeder.workers.threads", "2");
         try (Engine engine = Embedded.engine(Settings.from(Settings.config(config)))) {
-            JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, ZOOM), null,
+            JobStatus job = engine.jobs().submit(new JobRequest("world", set, new JobRequest.Zoom(0, ZOOM), null,
                     null, null, null, null, null, Map.of()), null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(90)).orElseThrow()
                     .get(100, TimeUnit.SECONDS);
             assertThat(done.state()).isEqualTo(JobState.SUCCEEDED);
-            assertThat(done.counts().empty()).as("tiles skipped as empty, which GDAL must see as transparent")
-                    .isPositive();
+            if (!set.equals("SwissLV95")) {
+                // Switzerland is all land: the other sets' seas make empty tiles, which GDAL must see as transparent.
+                assertThat(done.counts().empty()).as("tiles skipped as empty").isPositive();
+            }
         }
     }
 
-    /** GDAL's image of the whole matrix at zoom 3, compared pixel by pixel with the tiles in the folder. */
     private void assertReadsTheStoredTiles(String capabilities) throws Exception {
+        assertReadsTheStoredTiles(capabilities, "WebMercatorQuad");
+    }
+
+    /**
+     * GDAL's image of the set's extent at zoom 3's resolution, compared pixel by pixel with the tiles in the folder
+     * (the tiles of a ragged edge beyond the extent only where they overlap it).
+     */
+    private void assertReadsTheStoredTiles(String capabilities, String set) throws Exception {
+        TileMatrixSet tms = TileMatrixSet.byId(set).orElseThrow();
+        TileMatrix matrix = tms.matrix(ZOOM);
+        Bounds extent = tms.crsBounds();
+        int width = (int) Math.round(extent.width() / matrix.cellSize());
+        int height = (int) Math.round(extent.height() / matrix.cellSize());
+        int offsetX = (int) Math.round((extent.minX() - matrix.left()) / matrix.cellSize());
+        int offsetY = (int) Math.round((matrix.top() - extent.maxY()) / matrix.cellSize());
         Path out = root.resolve("gdal-z" + ZOOM + ".png");
         run("gdal_translate", "-q", "--config", "GDAL_ENABLE_WMS_CACHE", "NO", "-of", "PNG",
-                "-outsize", Integer.toString(SIZE), Integer.toString(SIZE), "WMTS:" + capabilities, out.toString());
+                "-outsize", Integer.toString(width), Integer.toString(height), "WMTS:" + capabilities, out.toString());
         BufferedImage read = ImageIO.read(out.toFile());
-        assertThat(read.getWidth()).isEqualTo(SIZE);
+        assertThat(read.getWidth()).isEqualTo(width);
+        assertThat(read.getHeight()).isEqualTo(height);
         int tiles = 0;
-        for (int x = 0; x < 1 << ZOOM; x++) {
-            for (int y = 0; y < 1 << ZOOM; y++) {
-                Path file = root.resolve("world/WebMercatorQuad/" + ZOOM + "/" + x + "/" + y + ".png");
+        int size = matrix.tileWidth();
+        for (int x = 0; x < matrix.matrixWidth(); x++) {
+            for (int y = 0; y < matrix.matrixHeight(); y++) {
+                Path file = root.resolve("world/" + set + "/" + ZOOM + "/" + x + "/" + y + ".png");
                 BufferedImage tile = Files.exists(file) ? ImageIO.read(file.toFile()) : null;
                 tiles += tile == null ? 0 : 1;
-                for (int py = 0; py < 256; py += 3) {
-                    for (int px = 0; px < 256; px += 3) {
+                for (int py = 0; py < size; py += 3) {
+                    for (int px = 0; px < size; px += 3) {
+                        int gx = x * size + px - offsetX;
+                        int gy = y * size + py - offsetY;
+                        if (gx < 0 || gy < 0 || gx >= width || gy >= height) {
+                            continue;
+                        }
                         int expected = tile == null ? 0 : tile.getRGB(px, py);
-                        int got = read.getRGB(x * 256 + px, y * 256 + py);
+                        int got = read.getRGB(gx, gy);
                         if (expected >>> 24 == 0) {
                             assertThat(got >>> 24).as("alpha of tile %d/%d at %d,%d", x, y, px, py).isZero();
                         } else {
@@ -115,7 +179,8 @@ class WmtsCacheGdalIT {
                 }
             }
         }
-        assertThat(tiles).as("tiles stored at zoom %d", ZOOM).isPositive().isLessThan(1 << 2 * ZOOM);
+        assertThat(tiles).as("tiles stored at zoom %d", ZOOM).isPositive()
+                .isLessThanOrEqualTo(matrix.matrixWidth() * matrix.matrixHeight());
     }
 
     /** Runs a GDAL command in the test's folder; fails naming the command and its output unless it exits 0. */

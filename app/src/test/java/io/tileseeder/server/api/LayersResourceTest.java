@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 class LayersResourceTest {
 
     @Test
+    @SuppressWarnings("unchecked")
     void listsTheBundledWorldLayer() {
         Response response = given().when().get("/api/v1/layers").andReturn();
 
@@ -27,7 +28,15 @@ class LayersResourceTest {
         assertThat(world.get("title")).isEqualTo("World countries");
         assertThat((String) world.get("attribution")).contains("Natural Earth");
         assertThat(world.get("zoom")).isEqualTo(Map.of("min", 0, "max", 14));
-        assertThat(world.get("tileMatrixSets")).isEqualTo(List.of("WebMercatorQuad", "WorldCRS84Quad"));
+        assertThat((List<String>) world.get("tileMatrixSets")).hasSize(66)
+                .contains("WebMercatorQuad", "WorldCRS84Quad", "EuropeanETRS89_LAEAQuad", "UTM32WGS84Quad").isSorted();
+        List<Map<String, Object>> details = (List<Map<String, Object>>) world.get("tileMatrixSetDetails");
+        assertThat(details).extracting(d -> d.get("id")).isEqualTo(world.get("tileMatrixSets"));
+        assertThat(details).filteredOn(d -> d.get("id").equals("EuropeanETRS89_LAEAQuad")).singleElement()
+                .isEqualTo(Map.of("id", "EuropeanETRS89_LAEAQuad", "crs", "EPSG:3035",
+                        "zoom", Map.of("min", 0, "max", 14), "areas", true));
+        assertThat(details).filteredOn(d -> d.get("id").equals("WorldCRS84Quad")).singleElement()
+                .extracting(d -> d.get("crs")).isEqualTo("OGC:CRS84");
         assertThat(world.get("formats"))
                 .isEqualTo(List.of("jpeg", "jpeg-png", "png", "png8", "webp", "webp-lossless"));
         assertThat(world.get("metatile")).isEqualTo(Map.of("width", 4, "height", 4));

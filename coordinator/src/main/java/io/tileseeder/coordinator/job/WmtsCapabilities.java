@@ -1,5 +1,7 @@
 package io.tileseeder.coordinator.job;
 
+import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
@@ -16,12 +18,16 @@ import java.util.Locale;
  *
  * <p>Scale denominators follow the standard's 0.28 mm pixel: resolution × metres per CRS unit / 0.00028, with a
  * degree of WorldCRS84Quad worth 2π × 6,378,137 / 360 m. WebMercatorQuad is the standard's GoogleMapsCompatible
- * well-known scale set. Axis order is the CRS's: x, y for EPSG:3857, longitude, latitude for CRS84.
+ * well-known scale set. Every set's definition is written out whole (a custom set's included), with its CRS's URN;
+ * {@code TopLeftCorner} is in the CRS's axis order: x, y for EPSG:3857, longitude, latitude for CRS84 (OGC's CRS84
+ * is longitude first), northing first for EPSG:3035. The layer's {@code WGS84BoundingBox} is the set's extent in
+ * CRS84 ({@link TileMatrixSet#crs84Bounds}); for a set other than the two built-in ones, whose CRS84 envelope is only
+ * approximate, an {@code ows:BoundingBox} in the set's CRS gives its extent exactly (GDAL takes the layer's extent
+ * from it).
  */
 public final class WmtsCapabilities {
 
     private static final double PIXEL_METRES = 0.00028;
-    private static final double METRES_PER_DEGREE = 2 * Math.PI * 6_378_137 / 360;
 
     private WmtsCapabilities() {
     }
@@ -33,7 +39,8 @@ public final class WmtsCapabilities {
     /** @param base the store's public URL ({@link io.tileseeder.port.TileStore#publicUrl}) */
     public static byte[] document(LayerInfo layer, TileMatrixSet tms, TileFormat format, String base) {
         boolean mercator = tms == TileMatrixSet.WEB_MERCATOR_QUAD;
-        double maxLat = mercator ? 85.0511287798066 : 90;
+        Crs crs = tms.referenceSystem();
+        Bounds area = tms.crs84Bounds();
         StringBuilder xml = new StringBuilder(4096 + 400 * (layer.maxZoom() - layer.minZoom() + 1));
         xml.append("""
                 <?xml version="1.0" encoding="UTF-8"?>
@@ -53,10 +60,21 @@ public final class WmtsCapabilities {
         xml.append("  </ows:ServiceIdentification>\n  <Contents>\n    <Layer>\n");
         xml.append("      <ows:Title>").append(escape(layer.title())).append("</ows:Title>\n");
         xml.append("      <ows:WGS84BoundingBox>\n");
-        xml.append("        <ows:LowerCorner>-180 ").append(number(-maxLat)).append("</ows:LowerCorner>\n");
-        xml.append("        <ows:UpperCorner>180 ").append(number(maxLat)).append("</ows:UpperCorner>\n");
+        xml.append("        <ows:LowerCorner>").append(number(area.minX())).append(' ').append(number(area.minY()))
+                .append("</ows:LowerCorner>\n");
+        xml.append("        <ows:UpperCorner>").append(number(area.maxX())).append(' ').append(number(area.maxY()))
+                .append("</ows:UpperCorner>\n");
         xml.append("      </ows:WGS84BoundingBox>\n");
         xml.append("      <ows:Identifier>").append(escape(layer.name())).append("</ows:Identifier>\n");
+        if (!TileMatrixSet.builtIn().contains(tms)) {
+            Bounds extent = tms.crsBounds();
+            xml.append("      <ows:BoundingBox crs=\"").append(crs.urn()).append("\">\n");
+            xml.append("        <ows:LowerCorner>").append(corner(crs, extent.minX(), extent.minY()))
+                    .append("</ows:LowerCorner>\n");
+            xml.append("        <ows:UpperCorner>").append(corner(crs, extent.maxX(), extent.maxY()))
+                    .append("</ows:UpperCorner>\n");
+            xml.append("      </ows:BoundingBox>\n");
+        }
         xml.append("      <Style isDefault=\"true\"><ows:Identifier>default</ows:Identifier></Style>\n");
         xml.append("      <Format>").append(format.contentType()).append("</Format>\n");
         xml.append("      <TileMatrixSetLink><TileMatrixSet>").append(tms.id())
@@ -67,20 +85,18 @@ public final class WmtsCapabilities {
                         "{TileRow}"))).append("\"/>\n");
         xml.append("    </Layer>\n    <TileMatrixSet>\n");
         xml.append("      <ows:Identifier>").append(tms.id()).append("</ows:Identifier>\n");
-        xml.append("      <ows:SupportedCRS>")
-                .append(mercator ? "urn:ogc:def:crs:EPSG::3857" : "urn:ogc:def:crs:OGC:1.3:CRS84")
-                .append("</ows:SupportedCRS>\n");
+        xml.append("      <ows:SupportedCRS>").append(crs.urn()).append("</ows:SupportedCRS>\n");
         if (mercator) {
             xml.append("      <WellKnownScaleSet>urn:ogc:def:wkss:OGC:1.0:GoogleMapsCompatible</WellKnownScaleSet>\n");
         }
-        double metresPerUnit = mercator ? 1 : METRES_PER_DEGREE;
+        double metresPerUnit = crs.metresPerUnit();
         for (int z = layer.minZoom(); z <= layer.maxZoom(); z++) {
             xml.append("      <TileMatrix>\n");
             TileMatrix matrix = tms.matrix(z);
             xml.append("        <ows:Identifier>").append(z).append("</ows:Identifier>\n");
             xml.append("        <ScaleDenominator>").append(number(tms.resolution(z) * metresPerUnit / PIXEL_METRES))
                     .append("</ScaleDenominator>\n");
-            xml.append("        <TopLeftCorner>").append(number(matrix.left())).append(' ').append(number(matrix.top()))
+            xml.append("        <TopLeftCorner>").append(corner(crs, matrix.left(), matrix.top()))
                     .append("</TopLeftCorner>\n");
             xml.append("        <TileWidth>").append(matrix.tileWidth()).append("</TileWidth>\n");
             xml.append("        <TileHeight>").append(matrix.tileHeight()).append("</TileHeight>\n");
@@ -90,6 +106,11 @@ public final class WmtsCapabilities {
         }
         xml.append("    </TileMatrixSet>\n  </Contents>\n</Capabilities>\n");
         return xml.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A point in the CRS's axis order. */
+    private static String corner(Crs crs, double easting, double northing) {
+        return crs.northingFirst() ? number(northing) + " " + number(easting) : number(easting) + " " + number(northing);
     }
 
     /** A number as XML Schema's double writes it: no exponent, up to 10 decimals, trailing zeros dropped. */

@@ -1,6 +1,7 @@
 package io.tileseeder.render.wms;
 
 import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.layer.WmsSourceConfig;
 import java.math.BigDecimal;
@@ -10,9 +11,10 @@ import okhttp3.HttpUrl;
 /**
  * The GetMap request of an area, as the WMS 1.1.1 and 1.3.0 standards define it.
  *
- * <p>CRS per tile matrix set: {@code EPSG:3857} for WebMercatorQuad, {@code EPSG:4326} for WorldCRS84Quad. WMS
- * 1.3.0 takes EPSG:4326 coordinates in that CRS's own axis order, latitude first, so its BBOX is
- * {@code minLat,minLon,maxLat,maxLon}; WMS 1.1.1 always takes x (longitude) first.
+ * <p>The CRS is the tile matrix set's: its EPSG code, and {@code EPSG:4326} for WorldCRS84Quad (CRS84 has the same
+ * datum and units; WMS 1.1.1 servers do not all know {@code CRS:84}). WMS 1.3.0 takes coordinates in the CRS's own
+ * axis order, so its BBOX is {@code minLat,minLon,maxLat,maxLon} for EPSG:4326 and northing first for the other
+ * northing-first CRSs (EPSG:3035, …); WMS 1.1.1 always takes x (easting, longitude) first.
  */
 public final class GetMap {
 
@@ -21,7 +23,7 @@ public final class GetMap {
 
     /** The CRS identifier sent for a tile matrix set. */
     public static String crs(TileMatrixSet tms) {
-        return tms == TileMatrixSet.WEB_MERCATOR_QUAD ? "EPSG:3857" : "EPSG:4326";
+        return tms.referenceSystem() == Crs.CRS84 ? "EPSG:4326" : tms.crs();
     }
 
     /**
@@ -35,7 +37,7 @@ public final class GetMap {
             throw new IllegalArgumentException("not an http(s) URL: " + source.url());
         }
         boolean v130 = source.version().equals(WmsSourceConfig.V130);
-        boolean latFirst = v130 && tms == TileMatrixSet.WORLD_CRS84_QUAD;
+        boolean latFirst = v130 && (tms.referenceSystem() == Crs.CRS84 || tms.referenceSystem().northingFirst());
         String bbox = latFirst
                 ? join(bounds.minY(), bounds.minX(), bounds.maxY(), bounds.maxX())
                 : join(bounds.minX(), bounds.minY(), bounds.maxX(), bounds.maxY());

@@ -150,6 +150,22 @@ class GetMapTest {
     void theCrsOfEachTileMatrixSet() {
         assertThat(GetMap.crs(TileMatrixSet.WEB_MERCATOR_QUAD)).isEqualTo("EPSG:3857");
         assertThat(GetMap.crs(TileMatrixSet.WORLD_CRS84_QUAD)).isEqualTo("EPSG:4326");
+        assertThat(GetMap.crs(TileMatrixSet.byId("EuropeanETRS89_LAEAQuad").orElseThrow())).isEqualTo("EPSG:3035");
+        assertThat(GetMap.crs(TileMatrixSet.byId("UTM32WGS84Quad").orElseThrow())).isEqualTo("EPSG:32632");
+    }
+
+    @Test
+    void aNorthingFirstCrsTakesItsBboxNorthingFirstIn130AndEastingFirstIn111() {
+        TileMatrixSet laea = TileMatrixSet.byId("EuropeanETRS89_LAEAQuad").orElseThrow();
+        Bounds bounds = new Bounds(4000000, 2500000, 4500000, 3000000);
+
+        HttpUrl v130 = GetMap.url(config("http://maps.example.com/wms", WmsSourceConfig.V130), laea, bounds, 256, 256);
+        HttpUrl v111 = GetMap.url(config("http://maps.example.com/wms", WmsSourceConfig.V111), laea, bounds, 256, 256);
+
+        assertThat(v130.queryParameter("CRS")).isEqualTo("EPSG:3035");
+        assertThat(v130.queryParameter("BBOX")).as("minN,minE,maxN,maxE").isEqualTo("2500000,4000000,3000000,4500000");
+        assertThat(v111.queryParameter("SRS")).isEqualTo("EPSG:3035");
+        assertThat(v111.queryParameter("BBOX")).as("minE,minN,maxE,maxN").isEqualTo("4000000,2500000,4500000,3000000");
     }
 
     private static WmsSourceConfig config(String url, String version) {

@@ -139,15 +139,139 @@ class MapServerWmsIT {
         System.out.printf("WMS %s: %d tiles compared, %d edge pixels differ%n", version, compared, edgePixels);
     }
 
-    @Test
-    void wms111And130DrawTheSameLatLonTiles() throws Exception {
+    /**
+     * The same comparison in three other CRSs, which MapServer reprojects its data into: ETRS89-LAEA (northing first,
+     * so WMS 1.3.0's BBOX is northing first), UTM zone 32N, and a Swiss LV95 set from an OGC JSON file with
+     * TileCloud-chain's resolution list (1000, 500, 250, 100, 50, 20, 10, 5, 2, 1 and 0.5 m a pixel, not powers of
+     * two, matrices of 2×2, 4×3, 8×5, 19×13… tiles whose last column and row reach past the bounding box), around
+     * Bern, at zooms 1, 3, 5 and 7 (UTM: 5, 7 and 9); zoom 1 of the Swiss set is a metatile cut by the matrix's
+     * bottom edge.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {WmsSourceConfig.V111, WmsSourceConfig.V130})
+    void tilesCutFromMetatilesAreTheTilesTheServerDrawsInOtherCrss(String version) throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("SwissLV95.json"), swissGrid());
+        LayerCatalogConfig catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(dir, """
+                tileMatrixSetFiles: [SwissLV95.json]
+                layers:
+                  - name: upstream
+                    metatile: {width: 4, height: 4}
+                    gutter: 16
+                    emptyTiles: store
+                    formats: [png]
+                    tileMatrixSets: [EuropeanETRS89_LAEAQuad, UTM32WGS84Quad, SwissLV95]
+                    source:
+                      type: wms
+                      url: %s
+                      version: "%s"
+                      layers: [world]
+                      format: "image/png"
+                      timeout: 30s
+                """.formatted(wmsUrl, version)));
+        LayerResources resources = new LayerResources(catalog, new WmsClient(2));
+        WmsSourceConfig source = (WmsSourceConfig) resources.layer("upstream").source();
+        FileTileStore store = new FileTileStore(dir.resolve("tiles"));
+        MetatileProcessor processor = new MetatileProcessor(resources, store, new WorkerFixtures.MapLock(),
+                WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered());
+        WmsClient direct = new WmsClient(2);
+        int edgePixels = 0;
+        Set<String> opaque = new HashSet<>();
+        for (String id : List.of("EuropeanETRS89_LAEAQuad", "UTM32WGS84Quad", "SwissLV95")) {
+            TileMatrixSet tms = TileMatrixSet.byId(id).orElseThrow();
+            int compared = 0;
+            // UTM from zoom 5, and only the tiles centred within 15° of the zone's meridian (9° E): a metatile of
+            // zoom 3 reaches 10,000 km west, where a transverse Mercator folds the world over, and MapServer fills
+            // the folded polygons over the Atlantic in it, not in a single tile's image.
+            int[] zooms = id.startsWith("UTM") ? new int[] {5, 7, 9} : new int[] {1, 3, 5, 7};
+            for (int z : zooms) {
+                TileRange range = tms.tileRange(new Bounds(7.44, 46.95, 7.44, 46.95), z);
+                Metatile metatile = Metatile.containing(tms, TileCoord.of(z, range.minX(), range.minY()),
+                        MetatileSize.DEFAULT);
+                MetatileTask task = MetatileTask.of("it", 0, "upstream", TileFormat.PNG, Mode.RESEED, metatile,
+                        metatile.tiles(), null);
+                TileCounts counts = processor.process(task).orElseThrow();
+                assertThat(counts.written()).as("%s: every tile written", metatile).isEqualTo(metatile.tiles().count());
+                for (TileCoord tile : WorkerFixtures.tilesOf(metatile.tiles())) {
+                    Bounds bounds = tms.tileBounds(tile);
+                    double[] centre = tms.referenceSystem().toCrs84((bounds.minX() + bounds.maxX()) / 2,
+                            (bounds.minY() + bounds.maxY()) / 2);
+                    if (id.startsWith("UTM") && !(Math.abs(centre[0] - 9) < 15)) {
+                        continue;
+                    }
+                    BufferedImage seeded = WorkerFixtures.decodePng(
+                            WorkerFixtures.tilePath(dir.resolve("tiles"), "upstream", tms, tile));
+                    BufferedImage server = direct.getMap(source, GetMap.url(source, tms, bounds, 256, 256), 256,
+                            256);
+                    edgePixels += assertSameAwayFromEdges(seeded, server, tms + " " + tile + " WMS " + version);
+                    if (seeded.getRGB(128, 128) >>> 24 == 255) {
+                        opaque.add(id);
+                    }
+                    compared++;
+                }
+            }
+            assertThat(compared).as("%s: tiles compared", id).isGreaterThanOrEqualTo(3 * 4);
+        }
+        assertThat(opaque).as("sets whose tiles show land (drawn where the set's CRS puts Bern)")
+                .containsExactlyInAnyOrder("EuropeanETRS89_LAEAQuad", "UTM32WGS84Quad", "SwissLV95");
+        System.out.printf("WMS %s in other CRSs: %d edge pixels differ%n", version, edgePixels);
+    }
+
+    /** The dev WMS does not offer UPS North (EPSG:5041): the task fails with MapServer's own words, nothing stored. */
+    @ParameterizedTest
+    @ValueSource(strings = {WmsSourceConfig.V111, WmsSourceConfig.V130})
+    void aCrsTheServerDoesNotOfferFailsTheTaskWithTheServersMessage(String version) throws Exception {
+        LayerCatalogConfig catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(dir, """
+                layers:
+                  - name: upstream
+                    formats: [png]
+                    tileMatrixSets: [UPSArcticWGS84Quad]
+                    source: {type: wms, url: "%s", version: "%s", layers: [world], format: "image/png"}
+                """.formatted(wmsUrl, version)));
+        LayerResources resources = new LayerResources(catalog, new WmsClient(2));
+        MetatileProcessor processor = new MetatileProcessor(resources, new FileTileStore(dir.resolve("x")),
+                new WorkerFixtures.MapLock(), WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered());
+        Metatile metatile = new Metatile(TileMatrixSet.byId("UPSArcticWGS84Quad").orElseThrow(), 2, 0, 0,
+                MetatileSize.DEFAULT);
+        MetatileTask task = MetatileTask.of("it", 0, "upstream", TileFormat.PNG, Mode.SEED, metatile,
+                metatile.tiles(), null);
+
+        assertThatThrownBy(() -> processor.process(task)).isInstanceOf(WmsException.class)
+                .hasMessageContaining("EPSG%3A5041").hasMessageMatching("(?s).*ServiceException \\(code Invalid(SRS|CRS)\\).*")
+                .satisfies(e -> assertThat(((WmsException) e).retryable()).isFalse());
+        assertThat(Folders.regularFiles(dir.resolve("x"))).as("nothing written").isEmpty();
+    }
+
+    /** Swiss LV95 over TileCloud-chain's sample bbox [2420000, 1030000, 2900000, 1350000], 256 px tiles. */
+    static String swissGrid() {
+        double[] resolutions = {1000, 500, 250, 100, 50, 20, 10, 5, 2, 1, 0.5};
+        StringBuilder matrices = new StringBuilder();
+        for (int i = 0; i < resolutions.length; i++) {
+            double span = 256 * resolutions[i];
+            matrices.append(i == 0 ? "" : ",").append("""
+                    {"id": "%d", "cellSize": %s, "pointOfOrigin": [2420000, 1350000], "tileWidth": 256,
+                     "tileHeight": 256, "matrixWidth": %d, "matrixHeight": %d}""".formatted(i, resolutions[i],
+                    (int) Math.ceil(480000 / span), (int) Math.ceil(320000 / span)));
+        }
+        return """
+                {"id": "SwissLV95", "crs": "http://www.opengis.net/def/crs/EPSG/0/2056", "orderedAxes": ["E", "N"],
+                 "boundingBox": {"lowerLeft": [2420000, 1030000], "upperRight": [2900000, 1350000]},
+                 "tileMatrices": [%s]}""".formatted(matrices);
+    }
+
+    /**
+     * WMS 1.1.1 sends every BBOX easting first; 1.3.0 in the CRS's axis order, latitude first for EPSG:4326 and
+     * northing first for EPSG:3035. Were the axes swapped, 1.3.0 would draw somewhere else entirely.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"WorldCRS84Quad", "EuropeanETRS89_LAEAQuad"})
+    void wms111And130DrawTheSameTiles(String id) throws Exception {
         WmsSourceConfig v111 = (WmsSourceConfig) catalog(WmsSourceConfig.V111, "world").layer("upstream")
                 .orElseThrow().source();
         WmsSourceConfig v130 = (WmsSourceConfig) catalog(WmsSourceConfig.V130, "world").layer("upstream")
                 .orElseThrow().source();
         WmsClient client = new WmsClient(2);
-        TileMatrixSet tms = TileMatrixSet.WORLD_CRS84_QUAD;
-        // Western Europe at zoom 3: were the axes swapped, 1.3.0 would draw somewhere else entirely.
+        TileMatrixSet tms = TileMatrixSet.byId(id).orElseThrow();
+        // Western Europe at zoom 3.
         TileRange range = tms.tileRange(new Bounds(2, 46, 2, 46), 3);
         TileCoord tile = TileCoord.of(3, range.minX(), range.minY());
         BufferedImage a = client.getMap(v111, GetMap.url(v111, tms, tms.tileBounds(tile), 256, 256), 256, 256);

@@ -43,9 +43,14 @@ public final class GeometryArea implements Area {
 
     @Override
     public Overlap overlap(int z, int x, int y) {
-        Bounds cell = tileMatrixSet.rangeBounds(new TileRange(z, x, y, x, y));
-        double dx = cell.width() * SHRINK;
-        double dy = cell.height() * SHRINK;
+        return overlap(new TileRange(z, x, y, x, y));
+    }
+
+    /** How the rectangle of a range of tiles relates to the geometry, with the same edge rule as a single tile's. */
+    public Overlap overlap(TileRange range) {
+        Bounds cell = tileMatrixSet.rangeBounds(range);
+        double dx = tileMatrixSet.matrix(range.z()).tileSpanX() * SHRINK;
+        double dy = tileMatrixSet.matrix(range.z()).tileSpanY() * SHRINK;
         Geometry rectangle = factory.toGeometry(
                 new Envelope(cell.minX() + dx, cell.maxX() - dx, cell.minY() + dy, cell.maxY() - dy));
         if (!geometry.intersects(rectangle)) {

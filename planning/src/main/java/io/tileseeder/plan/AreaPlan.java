@@ -4,15 +4,12 @@ import io.tileseeder.area.Area;
 import io.tileseeder.area.Area.Overlap;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileMatrixSet;
-import io.tileseeder.grid.TileRange;
 import io.tileseeder.job.JobSpec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 
 /**
  * The plan of a job over an {@link Area}. Its metatiles must be squares of {@code 2^k} tiles a side, so that a
@@ -26,41 +23,31 @@ import java.util.NoSuchElementException;
  * <p>Counting a large area to a deep zoom and reading its geometry cost time: {@link MetatilePlans} keeps the last
  * few plans.
  */
-final class AreaPlan implements MetatilePlan {
+final class AreaPlan extends CountedPlan {
 
-    private final JobSpec spec;
     private final TileMatrixSet tms;
     private final Area area;
     /** log2 of the metatile's side. */
     private final int shift;
-    /** The tiles of the area at each zoom level, 0..maxZoom, as the walk down the quadtree finds them. */
-    private final long[] cells;
-    /** The metatiles holding tiles of the area at each zoom level, 0..maxZoom. */
-    private final long[] metatiles;
-    private final long maxTiles;
-    private long counted;
 
     /** @throws TooManyTiles once the job's tiles are more than {@code maxTiles} (counting stops there) */
     private AreaPlan(JobSpec spec, long maxTiles) {
+        super(spec, maxTiles);
         int side = spec.metatile().width();
         if (!isPowerOfTwoSquare(spec.metatile().width(), spec.metatile().height())) {
             throw new IllegalArgumentException("a plan over an area needs square metatiles of 1, 2, 4, 8 or 16 tiles "
                     + "a side, not " + side + "x" + spec.metatile().height());
         }
-        this.spec = spec;
         this.tms = spec.tileMatrixSet();
         this.area = Area.of(spec.area(), tms);
         this.shift = Integer.numberOfTrailingZeros(side);
-        this.cells = new long[spec.maxZoom() + 1];
-        this.metatiles = new long[spec.maxZoom() + 1];
-        this.maxTiles = maxTiles;
         for (int y = 0; y < tms.matrixHeight(0); y++) {
             for (int x = 0; x < tms.matrixWidth(0); x++) {
                 count(0, x, y);
             }
         }
-        for (int z = 0; z < Math.min(shift, cells.length); z++) {
-            metatiles[z] = Math.min(1, cells[z]);
+        for (int z = 0; z < Math.min(shift, tileCounts.length); z++) {
+            taskCounts[z] = Math.min(1, tileCounts[z]);
         }
     }
 
@@ -92,62 +79,37 @@ final class AreaPlan implements MetatilePlan {
             return 0;
         }
         if (overlap == Overlap.INSIDE) {
-            for (int level = z; level < cells.length; level++) {
+            for (int level = z; level < tileCounts.length; level++) {
                 long inside = 1L << (2 * (level - z));
-                cells[level] += inside;
-                if (level + shift < cells.length) {
-                    metatiles[level + shift] += inside;
+                tileCounts[level] += inside;
+                if (level + shift < tileCounts.length) {
+                    taskCounts[level + shift] += inside;
                 }
                 spend(level, inside);
             }
             return levelsFrom(z);
         }
-        cells[z]++;
+        tileCounts[z]++;
         spend(z, 1);
         long levels = 1L << z;
-        if (z + 1 < cells.length) {
+        if (z + 1 < tileCounts.length) {
             for (int i = 0; i < 4; i++) {
                 levels |= count(z + 1, 2 * x + (i & 1), 2 * y + (i >> 1));
             }
         }
-        if (z + shift < cells.length && (levels & 1L << (z + shift)) != 0) {
-            metatiles[z + shift]++;
+        if (z + shift < tileCounts.length && (levels & 1L << (z + shift)) != 0) {
+            taskCounts[z + shift]++;
         }
         return levels;
     }
 
     /** Bits {@code z..maxZoom}. */
     private long levelsFrom(int z) {
-        return (1L << cells.length) - (1L << z);
-    }
-
-    private void spend(int level, long tiles) {
-        if (level >= spec.minZoom()) {
-            counted += tiles;
-            if (counted > maxTiles) {
-                throw new TooManyTiles();
-            }
-        }
+        return (1L << tileCounts.length) - (1L << z);
     }
 
     @Override
-    public JobSpec spec() {
-        return spec;
-    }
-
-    @Override
-    public long taskCount(int z) {
-        return metatiles[z];
-    }
-
-    @Override
-    public long tileCount(int z) {
-        return cells[z];
-    }
-
-    @Override
-    public Iterator<PlannedMetatile> from(long seq) {
-        MetatilePlan.checkSeq(seq);
+    protected Iterator<PlannedMetatile> cursor(long seq) {
         return new Cursor(seq);
     }
 
@@ -223,13 +185,12 @@ final class AreaPlan implements MetatilePlan {
         }
     }
 
-    private final class Cursor implements Iterator<PlannedMetatile> {
+    private final class Cursor extends Lookahead<PlannedMetatile> {
         private final Deque<Cell> stack = new ArrayDeque<>();
         private long seq;
         private int z;
         /** The level of the cells that are this zoom's metatiles. */
         private int level;
-        private PlannedMetatile next;
 
         Cursor(long start) {
             seq = start;
@@ -260,24 +221,7 @@ final class AreaPlan implements MetatilePlan {
         }
 
         @Override
-        public boolean hasNext() {
-            if (next == null) {
-                next = advance();
-            }
-            return next != null;
-        }
-
-        @Override
-        public PlannedMetatile next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            PlannedMetatile task = next;
-            next = null;
-            return task;
-        }
-
-        private PlannedMetatile advance() {
+        protected PlannedMetatile advance() {
             while (z <= spec.maxZoom()) {
                 if (z < shift) {
                     // One metatile holds the whole zoom level: its tiles are those of the area, from the roots.
@@ -331,25 +275,7 @@ final class AreaPlan implements MetatilePlan {
             if (tiles.isEmpty()) {
                 return null;
             }
-            int minX = Integer.MAX_VALUE;
-            int minY = Integer.MAX_VALUE;
-            int maxX = -1;
-            int maxY = -1;
-            for (int[] tile : tiles) {
-                minX = Math.min(minX, tile[0]);
-                minY = Math.min(minY, tile[1]);
-                maxX = Math.max(maxX, tile[0]);
-                maxY = Math.max(maxY, tile[1]);
-            }
-            TileRange range = new TileRange(z, minX, minY, maxX, maxY);
-            if (range.count() == tiles.size()) {
-                return new PlannedMetatile(seq++, metatile, range);
-            }
-            BitSet mask = new BitSet((int) range.count());
-            for (int[] tile : tiles) {
-                mask.set((tile[1] - minY) * range.width() + tile[0] - minX);
-            }
-            return new PlannedMetatile(seq++, metatile, range, mask);
+            return PlannedMetatile.of(seq++, metatile, tiles);
         }
     }
 }

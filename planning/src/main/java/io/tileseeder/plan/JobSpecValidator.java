@@ -86,9 +86,10 @@ public final class JobSpecValidator {
             errors.add(new FieldError("bbox", "a job from a tile list takes its tiles from the list; leave bbox out"));
         }
         if (tms != null) {
-            fitsTheSet(tms, zoom, bbox, hasArea, errors);
+            fitsTheSet(tms, zoom, bbox, request.tiles() != null, errors);
         }
-        if (hasArea && metatile != null && !AreaPlan.isPowerOfTwoSquare(metatile.width(), metatile.height())) {
+        if (hasArea && (tms == null || tms.isQuad()) && metatile != null
+                && !AreaPlan.isPowerOfTwoSquare(metatile.width(), metatile.height())) {
             errors.add(new FieldError("metatile", metatile.width() + "x" + metatile.height() + ": a job with a "
                     + "coverage or a tile list needs square metatiles of 1, 2, 4, 8 or 16 tiles a side"));
         }
@@ -172,8 +173,8 @@ public final class JobSpecValidator {
         return tms;
     }
 
-    /** A zoom within the set's matrices, a bbox with a point in its extent, an area only on a quad set. */
-    private static void fitsTheSet(TileMatrixSet tms, int[] zoom, Bounds bbox, boolean hasArea,
+    /** A zoom within the set's matrices, a bbox with a point in its extent, a tile list only on a quad set. */
+    private static void fitsTheSet(TileMatrixSet tms, int[] zoom, Bounds bbox, boolean tiles,
                                    List<FieldError> errors) {
         if (zoom != null && zoom[1] > tms.maxZoom()) {
             errors.add(new FieldError("zoom.max", zoom[1] + " is beyond the last matrix of " + tms.id()
@@ -183,9 +184,10 @@ public final class JobSpecValidator {
             errors.add(new FieldError("bbox", bbox + " lies outside the extent of " + tms.id() + " (" + tms.crs()
                     + " " + tms.crsBounds() + ")"));
         }
-        if (hasArea && !tms.isQuad()) {
-            errors.add(new FieldError("tileMatrixSet", tms.id() + " is not a quad set (each matrix twice the "
-                    + "previous one): a coverage or a tile list needs one; give a bbox instead"));
+        if (tiles && !tms.isQuad()) {
+            errors.add(new FieldError("tiles", tms.id() + " is not a quad set (each matrix twice the previous "
+                    + "one), so a listed tile has no ancestors and descendants on the other zoom levels; a tile list "
+                    + "needs a quad set: give a coverage or a bbox instead"));
         }
     }
 

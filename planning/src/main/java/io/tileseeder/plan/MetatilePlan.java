@@ -18,7 +18,16 @@ public interface MetatilePlan extends Iterable<PlannedMetatile> {
      * tiles first. Whoever asks for a job's plan more than once keeps a {@link MetatilePlans}.
      */
     static MetatilePlan of(JobSpec spec) {
-        return spec.area() == null ? new BboxPlan(spec) : AreaPlan.count(spec, Long.MAX_VALUE);
+        return spec.area() == null ? new BboxPlan(spec) : counted(spec, Long.MAX_VALUE);
+    }
+
+    /**
+     * The plan of a job over an area, its tiles counted: a quadtree walk on a quad set, a walk per zoom on any other.
+     *
+     * @throws AreaPlan.TooManyTiles if the job has more than {@code maxTiles} tiles
+     */
+    static MetatilePlan counted(JobSpec spec, long maxTiles) {
+        return spec.tileMatrixSet().isQuad() ? AreaPlan.count(spec, maxTiles) : GridAreaPlan.count(spec, maxTiles);
     }
 
     JobSpec spec();

@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  */
 public final class MetatilePlans {
 
-    private final Map<JobSpec, AreaPlan> plans;
+    private final Map<JobSpec, MetatilePlan> plans;
 
     /** @param kept how many plans over an area are kept, at least 1 */
     public MetatilePlans(int kept) {
@@ -25,7 +25,7 @@ public final class MetatilePlans {
         }
         this.plans = new LinkedHashMap<>(kept, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<JobSpec, AreaPlan> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<JobSpec, MetatilePlan> eldest) {
                 return size() > kept;
             }
         };
@@ -53,9 +53,9 @@ public final class MetatilePlans {
     }
 
     /** @throws AreaPlan.TooManyTiles if the job has more than {@code maxTiles} tiles */
-    private AreaPlan area(JobSpec spec, long maxTiles) {
+    private MetatilePlan area(JobSpec spec, long maxTiles) {
         synchronized (plans) {
-            AreaPlan plan = plans.get(spec);
+            MetatilePlan plan = plans.get(spec);
             if (plan != null) {
                 if (plan.tileCount() > maxTiles) {
                     throw new AreaPlan.TooManyTiles();
@@ -63,7 +63,7 @@ public final class MetatilePlans {
                 return plan;
             }
         }
-        AreaPlan plan = AreaPlan.count(spec, maxTiles);
+        MetatilePlan plan = MetatilePlan.counted(spec, maxTiles);
         synchronized (plans) {
             plans.put(spec, plan);
         }

@@ -3,6 +3,7 @@ package io.tileseeder.plan;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileRange;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * One unit of work of a job: a metatile, and which of its tiles the job covers (a metatile on the edge of a
@@ -16,6 +17,35 @@ public record PlannedMetatile(long seq, Metatile metatile, TileRange tiles, BitS
 
     public PlannedMetatile(long seq, Metatile metatile, TileRange tiles) {
         this(seq, metatile, tiles, null);
+    }
+
+    /**
+     * The task of {@code metatile} storing {@code tiles} ({x, y} pairs of the metatile's zoom, each once): their
+     * bounding range, with a mask unless they fill it; null if there are none.
+     */
+    static PlannedMetatile of(long seq, Metatile metatile, List<int[]> tiles) {
+        if (tiles.isEmpty()) {
+            return null;
+        }
+        int minX = Integer.MAX_VALUE;
+        int minY = Integer.MAX_VALUE;
+        int maxX = -1;
+        int maxY = -1;
+        for (int[] tile : tiles) {
+            minX = Math.min(minX, tile[0]);
+            minY = Math.min(minY, tile[1]);
+            maxX = Math.max(maxX, tile[0]);
+            maxY = Math.max(maxY, tile[1]);
+        }
+        TileRange range = new TileRange(metatile.z(), minX, minY, maxX, maxY);
+        if (range.count() == tiles.size()) {
+            return new PlannedMetatile(seq, metatile, range);
+        }
+        BitSet mask = new BitSet((int) range.count());
+        for (int[] tile : tiles) {
+            mask.set((tile[1] - minY) * range.width() + tile[0] - minX);
+        }
+        return new PlannedMetatile(seq, metatile, range, mask);
     }
 
     /** How many tiles the task stores. */

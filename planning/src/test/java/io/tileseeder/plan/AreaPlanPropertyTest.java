@@ -1,6 +1,5 @@
 package io.tileseeder.plan;
 
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.area.Coverages;
 import io.tileseeder.grid.Bounds;
@@ -17,12 +16,9 @@ import io.tileseeder.job.Mode;
 import io.tileseeder.job.ShowFailingCase;
 import io.tileseeder.job.TileFormat;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -56,56 +52,7 @@ class AreaPlanPropertyTest {
     @MethodSource
     void aPlanHoldsEveryTileOfItsAreaOnceAndNoOther(JobSpec spec) {
         Predicate<TileCoord> inArea = truth(spec);
-        MetatilePlan plan = MetatilePlan.of(spec);
-        TileMatrixSet tms = spec.tileMatrixSet();
-        MetatileSize size = spec.metatile();
-
-        List<PlannedMetatile> tasks = new ArrayList<>();
-        plan.forEach(tasks::add);
-        Map<Integer, Set<TileCoord>> planned = new TreeMap<>();
-        Map<Integer, Long> tasksPerZoom = new TreeMap<>();
-        for (int i = 0; i < tasks.size(); i++) {
-            PlannedMetatile task = tasks.get(i);
-            assertThat(task.seq()).as("sequence number").isEqualTo(i);
-            int z = task.metatile().z();
-            tasksPerZoom.merge(z, 1L, Long::sum);
-            List<TileCoord> tiles = MessagesOf.tiles(task);
-            assertThat(tiles).as("task %d stores at least one tile", i).isNotEmpty();
-            assertThat((long) tiles.size()).isEqualTo(task.tileCount());
-            for (TileCoord tile : tiles) {
-                assertThat(task.metatile().tiles().contains(tile)).as("%s in the metatile of task %d", tile, i).isTrue();
-                assertThat(planned.computeIfAbsent(z, k -> new HashSet<>()).add(tile))
-                        .as("tile %s planned twice", tile).isTrue();
-            }
-        }
-
-        for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
-            Set<TileCoord> expected = new HashSet<>();
-            for (TileCoord tile : tms.fullRange(z)) {
-                if (inArea.test(tile)) {
-                    expected.add(tile);
-                }
-            }
-            Set<TileCoord> got = planned.getOrDefault(z, Set.of());
-            assertThat(got).as("the tiles of zoom %d", z).isEqualTo(expected);
-            assertThat(plan.tileCount(z)).as("tile count of zoom %d", z).isEqualTo(expected.size());
-            long metatiles = expected.stream().map(t -> (long) (t.y() / size.height()) << 32 | (t.x() / size.width()))
-                    .distinct().count();
-            assertThat(plan.taskCount(z)).as("task count of zoom %d", z).isEqualTo(metatiles);
-            assertThat(tasksPerZoom.getOrDefault(z, 0L)).as("tasks of zoom %d", z).isEqualTo(metatiles);
-        }
-        assertThat(MetatilePlan.of(spec).tileCount()).isEqualTo(planned.values().stream().mapToLong(Set::size).sum());
-
-        for (long k : List.of(0L, tasks.size() / 3L, tasks.size() / 2L, tasks.size() - 1L, (long) tasks.size(),
-                tasks.size() + 7L)) {
-            if (k < 0) {
-                continue;
-            }
-            List<PlannedMetatile> resumed = new ArrayList<>();
-            plan.from(k).forEachRemaining(resumed::add);
-            assertThat(resumed).as("from(%d) of %d tasks", k, tasks.size())
-                    .isEqualTo(k >= tasks.size() ? List.of() : tasks.subList((int) k, tasks.size()));
-        }
+        PlanChecks.assertHoldsExactly(MetatilePlan.of(spec), inArea);
     }
 
     private static JobSpec spec(Gen g) {
@@ -215,13 +162,5 @@ class AreaPlanPropertyTest {
         return spec.tileMatrixSet() + " z" + spec.minZoom() + "-" + spec.maxZoom() + " " + spec.metatile().width()
                 + "x" + spec.metatile().height() + " " + spec.area().kind() + " bbox " + spec.bbox() + " "
                 + (data.length() > 300 ? data.substring(0, 300) + "…" : data);
-    }
-
-    /** The tiles a task stores, as a worker reads them from its message. */
-    private static final class MessagesOf {
-        static List<TileCoord> tiles(PlannedMetatile task) {
-            return io.tileseeder.message.MetatileTask.of("j", task.seq(), "world", TileFormat.PNG, Mode.SEED,
-                    task.metatile(), task.tiles(), task.mask(), null).tilesToStore();
-        }
     }
 }

@@ -165,13 +165,18 @@ class JobSpecValidatorTest {
     }
 
     @Test
-    void aCoverageOnANonQuadSetIsRefusedSayingWhy() throws Exception {
+    void aTileListOnANonQuadSetIsRefusedSayingWhyAndACoverageIsTaken() throws Exception {
         JsonNode coverage = new ObjectMapper().readTree(
                 "{\"type\": \"Polygon\", \"coordinates\": [[[7, 46], [8, 46], [8, 47], [7, 47], [7, 46]]]}");
+        JobRequest tiles = new JobRequest("europe", "ValidatorSwiss", new JobRequest.Zoom(0, 2), null, null, null,
+                null, null, null, null, null, new ObjectMapper().readTree("\"1/0/0\""));
 
-        assertThat(europeErrors("ValidatorSwiss", 2, null, coverage)).extracting(FieldError::reason)
-                .containsExactly("ValidatorSwiss is not a quad set (each matrix twice the previous one): a coverage "
-                        + "or a tile list needs one; give a bbox instead");
+        assertThat(catchThrowableOfType(InvalidJobException.class, () -> europe.validate(tiles)).errors())
+                .extracting(FieldError::field, FieldError::reason).containsExactly(tuple("tiles", "ValidatorSwiss is "
+                        + "not a quad set (each matrix twice the previous one), so a listed tile has no ancestors and "
+                        + "descendants on the other zoom levels; a tile list needs a quad set: give a coverage or a "
+                        + "bbox instead"));
+        assertThat(europeErrors("ValidatorSwiss", 2, null, coverage)).isEmpty();
         assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 2, null, coverage)).isEmpty();
     }
 

@@ -51,9 +51,9 @@ const isPngTile = (response) => response.url().includes('/tiles/world/WebMercato
   && response.status() === 200 && response.headers()['content-type'] === 'image/png';
 
 /** Fills the job form and submits it; returns the POST's response. */
-async function submitJob(page, { zoom: [min, max], bbox = '' }) {
+async function submitJob(page, { zoom: [min, max], bbox = '', tms = 'WebMercatorQuad' }) {
   await page.selectOption('#f-layer', 'world');
-  await page.selectOption('#f-tms', 'WebMercatorQuad');
+  await page.selectOption('#f-tms', tms);
   await page.fill('#f-zoom-min', String(min));
   await page.fill('#f-zoom-max', String(max));
   await page.fill('#f-bbox', bbox);
@@ -200,6 +200,27 @@ async function openServerChecks(context) {
     await waitForState(page, id, 'SUCCEEDED');
     assert(/coverage africa/.test(await job(page, id).innerText()), 'the job list does not say coverage africa');
     await page.selectOption('#f-coverage', '');
+  });
+
+  await check('a job in EuropeanETRS89_LAEAQuad is previewed on its own grid (proj4js, the set\'s JSON)', async () => {
+    const response = await submitJob(page, { zoom: [0, 2], tms: 'EuropeanETRS89_LAEAQuad' });
+    assert(response.status() === 202, `POST answered ${response.status()}, not 202`);
+    const id = (await response.json()).id;
+    await waitForState(page, id, 'SUCCEEDED');
+    const isLaeaTile = (r) => r.url().includes('/tiles/world/EuropeanETRS89_LAEAQuad/') && r.status() === 200
+      && r.headers()['content-type'] === 'image/png';
+    const [set, shown] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/tile-matrix-sets/EuropeanETRS89_LAEAQuad'),
+        { timeout: UI_TIMEOUT }),
+      page.waitForResponse(isLaeaTile, { timeout: UI_TIMEOUT }),
+      page.selectOption('#tms', 'EuropeanETRS89_LAEAQuad'),
+    ]);
+    assert(set.status() === 200, `the set answered ${set.status()}`);
+    assert(/\/tiles\/world\/EuropeanETRS89_LAEAQuad\/0\/0\/0\.png$/.test(shown.url()),
+      `the first tile shown is ${shown.url()}, not zoom 0's single tile`);
+    assert(!(await page.locator('#map-message').isVisible()), await page.locator('#map-message').innerText());
+    await screenshot(page, 'console-laea.png');
+    await page.selectOption('#tms', 'WebMercatorQuad');
   });
 
   await check('no JavaScript error on the page', async () => {

@@ -1,5 +1,5 @@
 // Tile Seeder console: the job list, a form to submit jobs, cancel, and a Leaflet map of the seeded tiles.
-// No build step, no dependencies but Leaflet. Every piece of server data goes into the DOM through textContent
+// No build step, no dependencies but Leaflet (and proj4js for tile matrix sets in other CRSs). Every piece of server data goes into the DOM through textContent
 // (or escapeHtml for Leaflet's attribution).
 //
 // Access: when the API answers 401 the console asks for a token, keeps it in sessionStorage (this tab only) and
@@ -182,12 +182,76 @@ function worldBounds(crs) {
   return L.latLngBounds([-lat, -180], [lat, 180]);
 }
 
+const gridCrsCache = new Map(); // "layer/tms" -> {crs, tileSize, maxZoom, centre} or {error}
+
+/**
+ * A tile matrix set Leaflet does not know, as a Leaflet CRS: its PROJ definition through proj4js, the origin and
+ * resolutions of its matrices from GET /api/v1/layers/{layer}/tile-matrix-sets/{id}. A set whose matrices do not
+ * share one origin and tile size cannot be one Leaflet CRS: it gets {error}.
+ */
+async function gridCrs(layer, tms) {
+  const key = `${layer.name}/${tms}`;
+  if (gridCrsCache.has(key)) return gridCrsCache.get(key);
+  const response = await api(`/api/v1/layers/${encodeURIComponent(layer.name)}/tile-matrix-sets/${encodeURIComponent(tms)}`);
+  if (!response.ok) return { error: refusal(await problemOf(response), 'read the tile matrix set') };
+  const set = await response.json();
+  const northingFirst = /^(N|Y|Lat)/i.test(set.orderedAxes[0]);
+  const point = (p) => (northingFirst ? [p[1], p[0]] : p);
+  const first = set.tileMatrices[0];
+  const [left, top] = point(first.pointOfOrigin);
+  const same = set.tileMatrices.every((m) => {
+    const [x, y] = point(m.pointOfOrigin);
+    return x === left && y === top && m.tileWidth === first.tileWidth && m.tileHeight === first.tileWidth;
+  });
+  let entry;
+  if (!same) {
+    entry = { error: `${tms}: its matrices have different origins or tile sizes; the preview map cannot show it` };
+  } else {
+    const resolutions = set.tileMatrices.map((m) => m.cellSize);
+    const projection = proj4('EPSG:4326', set.proj4);
+    const span = first.tileWidth * first.cellSize;
+    const crs = L.extend({}, L.CRS, {
+      code: tms,
+      projection: {
+        project: (latlng) => L.point(projection.forward([latlng.lng, latlng.lat])),
+        unproject: (p) => { const [lng, lat] = projection.inverse([p.x, p.y]); return L.latLng(lat, lng); },
+        // The first matrix: Leaflet asks for no tile beyond it.
+        bounds: L.bounds([left, top - first.matrixHeight * span], [left + first.matrixWidth * span, top]),
+      },
+      transformation: new L.Transformation(1, -left, -1, top),
+      scale: (zoom) => 1 / resolutions[zoom],
+      zoom: (scale) => resolutions.findIndex((r) => 1 / r >= scale * (1 - 1e-9)),
+      infinite: false,
+    });
+    const last = set.tileMatrices.at(-1);
+    const width = last.matrixWidth * last.tileWidth * last.cellSize;
+    const height = last.matrixHeight * last.tileHeight * last.cellSize;
+    entry = {
+      crs,
+      tileSize: first.tileWidth,
+      maxZoom: set.tileMatrices.length - 1,
+      centre: crs.projection.unproject(L.point(left + width / 2, top - height / 2)),
+    };
+  }
+  gridCrsCache.set(key, entry);
+  return entry;
+}
+
 /** Shows the picked layer / matrix set / format; fits `bounds` if given (or the world when the CRS changed). */
-function showTiles(bounds) {
+async function showTiles(bounds) {
   const layer = currentLayer();
   if (!layer) return;
   const tms = tmsSelect.value, format = formatSelect.value;
-  const crs = CRS_BY_MATRIX_SET[tms] || L.CRS.EPSG3857;
+  let grid = { crs: CRS_BY_MATRIX_SET[tms], tileSize: 256, maxZoom: layer.zoom.max };
+  if (!grid.crs) {
+    grid = await gridCrs(layer, tms);
+    if (grid.error) {
+      showMapMessage(grid.error);
+      return;
+    }
+  }
+  const crs = grid.crs;
+  const maxZoom = Math.min(layer.zoom.max, grid.maxZoom);
 
   if (!map || map.options.crs !== crs) {
     if (map) {
@@ -195,22 +259,27 @@ function showTiles(bounds) {
       stopPolygon();
       map.remove();
     }
-    map = L.map('map', { crs, minZoom: 0, maxZoom: layer.zoom.max });
+    map = L.map('map', { crs, minZoom: 0, maxZoom });
     tileLayer = null;
     areaRectangle = null;
     coverageShape = null;
     showArea();
     showCoverage(coverageShown);
-    // A 256 px world at zoom 0 in EPSG:3857, 512x256 in EPSG:4326: one zoom less shows the same extent.
-    if (!bounds) map.setView([20, 0], Math.min(crs === L.CRS.EPSG4326 ? 1 : 2, layer.zoom.max));
+    // A 256 px world at zoom 0 in EPSG:3857, 512x256 in EPSG:4326: one zoom less shows the same extent. Another
+    // set shows its first matrix, centred.
+    if (!bounds) {
+      if (grid.centre) map.setView(grid.centre, 0);
+      else map.setView([20, 0], Math.min(crs === L.CRS.EPSG4326 ? 1 : 2, maxZoom));
+    }
   }
   if (tileLayer) map.removeLayer(tileLayer);
-  map.setMaxZoom(layer.zoom.max);
+  map.setMaxZoom(maxZoom);
   showMapMessage('');
   tileLayer = new StoreTiles(`/tiles/${encodeURIComponent(layer.name)}/${encodeURIComponent(tms)}`, {
     extension: EXTENSION_BY_FORMAT[format] || format,
+    tileSize: grid.tileSize,
     minZoom: 0,
-    maxZoom: layer.zoom.max,
+    maxZoom,
     attribution: escapeHtml(layer.attribution),
   }).addTo(map);
 
@@ -219,7 +288,7 @@ function showTiles(bounds) {
     const clamped = L.latLngBounds(
       [Math.max(bounds.getSouth(), world.getSouth()), bounds.getWest()],
       [Math.min(bounds.getNorth(), world.getNorth()), bounds.getEast()]);
-    map.fitBounds(clamped, { maxZoom: layer.zoom.max });
+    map.fitBounds(clamped, { maxZoom });
   }
 }
 

@@ -38,7 +38,7 @@ public final class Crs {
     private volatile Definition definition;
 
     /** proj4j's CRS, its units, and its transforms (which keep state between calls: one per thread). */
-    private record Definition(double metresPerUnit, ThreadLocal<CoordinateTransform> fromCrs84,
+    private record Definition(double metresPerUnit, String proj4, ThreadLocal<CoordinateTransform> fromCrs84,
                               ThreadLocal<CoordinateTransform> toCrs84) {
 
         static Definition of(String code) {
@@ -47,7 +47,8 @@ public final class Crs {
             double metresPerUnit = Boolean.TRUE.equals(own.isGeographic()) ? METRES_PER_DEGREE
                     : 1 / own.getProjection().getFromMetres();
             CoordinateTransformFactory transforms = new CoordinateTransformFactory();
-            return new Definition(metresPerUnit, ThreadLocal.withInitial(() -> transforms.createTransform(wgs84, own)),
+            return new Definition(metresPerUnit, own.getParameterString().trim(),
+                    ThreadLocal.withInitial(() -> transforms.createTransform(wgs84, own)),
                     ThreadLocal.withInitial(() -> transforms.createTransform(own, wgs84)));
         }
     }
@@ -132,6 +133,11 @@ public final class Crs {
     /** Metres per CRS unit; a degree is 2π × 6,378,137 / 360 m, as the OGC tile matrix set standard counts it. */
     public double metresPerUnit() {
         return definition().metresPerUnit();
+    }
+
+    /** The CRS's definition as PROJ parameters ({@code +proj=somerc +lat_0=46.95…}), as proj4js takes it. */
+    public String proj4() {
+        return definition().proj4();
     }
 
     /**

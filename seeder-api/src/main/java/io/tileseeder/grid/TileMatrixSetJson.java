@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -75,6 +77,44 @@ public final class TileMatrixSetJson {
             }
         }
         return set;
+    }
+
+    /**
+     * The set in the same encoding: {@code id}, {@code crs} (its URI), {@code orderedAxes}, and each matrix with its
+     * cell size, scale denominator (0.28 mm pixels), top-left point of origin in the CRS's axis order and sizes.
+     */
+    public static ObjectNode write(TileMatrixSet set) {
+        ObjectNode root = JSON.createObjectNode();
+        Crs crs = set.referenceSystem();
+        root.put("id", set.id());
+        root.put("crs", crs.uri());
+        ArrayNode axes = root.putArray("orderedAxes");
+        if (crs == Crs.CRS84) {
+            axes.add("Lon").add("Lat");
+        } else if (crs.northingFirst()) {
+            axes.add("N").add("E");
+        } else {
+            axes.add("E").add("N");
+        }
+        ArrayNode matrices = root.putArray("tileMatrices");
+        for (TileMatrix matrix : set.matrices()) {
+            ObjectNode m = matrices.addObject();
+            m.put("id", matrix.id());
+            m.put("scaleDenominator", matrix.cellSize() * crs.metresPerUnit() / PIXEL_METRES);
+            m.put("cellSize", matrix.cellSize());
+            m.put("cornerOfOrigin", "topLeft");
+            ArrayNode origin = m.putArray("pointOfOrigin");
+            if (crs.northingFirst()) {
+                origin.add(matrix.top()).add(matrix.left());
+            } else {
+                origin.add(matrix.left()).add(matrix.top());
+            }
+            m.put("tileWidth", matrix.tileWidth());
+            m.put("tileHeight", matrix.tileHeight());
+            m.put("matrixWidth", matrix.matrixWidth());
+            m.put("matrixHeight", matrix.matrixHeight());
+        }
+        return root;
     }
 
     private static Crs crs(JsonNode root, String at) {

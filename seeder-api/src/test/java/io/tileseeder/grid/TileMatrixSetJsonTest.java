@@ -108,6 +108,28 @@ class TileMatrixSetJsonTest {
                 .hasMessageContaining("laea.json: tile matrix set Laea, matrix 1: the cell size 17578.125 is not smaller");
     }
 
+    @Test
+    void aWrittenSetReadsBackTheSame() throws IOException {
+        for (TileMatrixSet set : java.util.List.of(TileMatrixSetJson.read(resource("tms/SwissLV95.json"), "swiss"),
+                TileMatrixSet.byId("EuropeanETRS89_LAEAQuad").orElseThrow(), TileMatrixSet.WORLD_CRS84_QUAD,
+                TileMatrixSet.byId("UTM32WGS84Quad").orElseThrow())) {
+            TileMatrixSet back = TileMatrixSetJson.read(TileMatrixSetJson.write(set).toString(), "written");
+
+            assertThat(back.id()).isEqualTo(set.id());
+            assertThat(back.referenceSystem()).isEqualTo(set.referenceSystem());
+            assertThat(back.matrices()).as(set.id()).isEqualTo(set.matrices());
+        }
+        assertThat(TileMatrixSetJson.write(TileMatrixSet.byId("EuropeanETRS89_LAEAQuad").orElseThrow())
+                .get("tileMatrices").get(0).get("pointOfOrigin").toString()).isEqualTo("[5500000.0,2000000.0]");
+    }
+
+    @Test
+    void theProj4DefinitionIsProjs() {
+        assertThat(Crs.of("EPSG:2056", false).proj4()).startsWith("+proj=somerc").contains("+lat_0=46.9524")
+                .contains("+towgs84=");
+        assertThat(Crs.CRS84.proj4()).contains("+proj=longlat");
+    }
+
     private static String resource(String name) throws IOException {
         try (InputStream in = TileMatrixSetJsonTest.class.getClassLoader().getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

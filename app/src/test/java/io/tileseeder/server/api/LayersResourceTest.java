@@ -43,6 +43,24 @@ class LayersResourceTest {
     }
 
     @Test
+    void aLayersTileMatrixSetIsServedAsOgcJsonWithItsProj4Definition() {
+        Response laea = given().when().get("/api/v1/layers/world/tile-matrix-sets/EuropeanETRS89_LAEAQuad")
+                .andReturn();
+
+        assertThat(laea.statusCode()).isEqualTo(200);
+        assertThat(laea.jsonPath().getString("crs")).isEqualTo("http://www.opengis.net/def/crs/EPSG/0/3035");
+        assertThat(laea.jsonPath().getList("orderedAxes")).containsExactly("N", "E");
+        assertThat(laea.jsonPath().getList("tileMatrices")).hasSize(16);
+        assertThat(laea.jsonPath().getList("tileMatrices[0].pointOfOrigin", Float.class))
+                .containsExactly(5500000f, 2000000f);
+        assertThat(laea.jsonPath().getString("proj4")).startsWith("+proj=laea").contains("+lat_0=52");
+
+        Response unknown = given().when().get("/api/v1/layers/world/tile-matrix-sets/NoSuchSet").andReturn();
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.asString()).contains("layer 'world' has no tile matrix set 'NoSuchSet'");
+    }
+
+    @Test
     void openApiDocumentDescribesTheJobsApi() {
         Response yaml = given().when().get("/q/openapi").andReturn();
         assertThat(yaml.statusCode()).isEqualTo(200);

@@ -1,5 +1,8 @@
 package io.tileseeder.server.api;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.grid.TileMatrixSetJson;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
@@ -49,6 +52,21 @@ public class LayersResource {
                     + new TreeSet<>(info.coverages().keySet()));
         }
         return geojson;
+    }
+
+    @GET
+    @Path("{layer}/tile-matrix-sets/{id}")
+    @Operation(summary = "One of a layer's tile matrix sets, as OGC tile matrix set JSON (17-083r4)", description =
+            "Its CRS, axis order and every tile matrix, and a 'proj4' member: the CRS as PROJ parameters, for a map "
+            + "client such as proj4js. 404 problem+json for an unknown layer or a set the layer does not offer.")
+    public ObjectNode tileMatrixSet(@PathParam("layer") String layer, @PathParam("id") String id) {
+        LayerInfo info = layers.get().find(layer).orElseThrow(() -> notFound("layer", "no layer '"
+                + layer + "'"));
+        TileMatrixSet set = TileMatrixSet.byId(id).filter(info.tileMatrixSets()::contains).orElseThrow(() ->
+                notFound("tileMatrixSet", "layer '" + layer + "' has no tile matrix set '" + id + "'"));
+        ObjectNode json = TileMatrixSetJson.write(set);
+        json.put("proj4", set.referenceSystem().proj4());
+        return json;
     }
 
     private static NotFoundException notFound(String field, String reason) {

@@ -63,6 +63,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--layers", paramLabel = "FILE", description = "Layer configuration (default: the bundled one).")
     Path layers;
 
+    @Option(names = "--tile-matrix-set", paramLabel = "ID", defaultValue = "WebMercatorQuad",
+            description = "Tile matrix set of the layer (default: ${DEFAULT-VALUE}).")
+    String tileMatrixSet;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -72,10 +76,10 @@ final class BenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("error: --repeat and --threads must be at least 1");
             return ExitCodes.USAGE;
         }
-        JobRequest request = new JobRequest(layer, null, CliArgs.zoom(spec, "--zoom", zoom), null, format, "seed",
-                null, null, 0, Map.of());
-        out.printf(Locale.ROOT, "bench: %s z%s %s, %d cores, max heap %d MB, %d run(s) per thread count%n", layer, zoom,
-                format, cores, Runtime.getRuntime().maxMemory() >> 20, repeat);
+        JobRequest request = new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom), null, format,
+                "seed", null, null, 0, Map.of());
+        out.printf(Locale.ROOT, "bench: %s %s z%s %s, %d cores, max heap %d MB, %d run(s) per thread count%n", layer,
+                tileMatrixSet, zoom, format, cores, Runtime.getRuntime().maxMemory() >> 20, repeat);
         run(request, counts.get(0));
         out.printf(Locale.ROOT, "%7s %8s %8s %9s %7s %7s %7s %7s %7s %13s%n", "threads", "tiles", "seconds",
                 "tiles/s", "render", "encode", "store", "check", "lock", "live heap MB");

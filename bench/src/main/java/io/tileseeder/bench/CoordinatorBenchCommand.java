@@ -33,6 +33,7 @@ import io.tileseeder.runtime.distributed.ClusterSettings;
 import io.tileseeder.runtime.settings.Settings;
 import java.io.PrintWriter;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
@@ -72,6 +73,14 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
     @Option(names = "--heap-zoom", defaultValue = "14", description = "Plan world z0-N for the heap (default: ${DEFAULT-VALUE}).")
     int heapZoom;
 
+    @Option(names = "--tile-matrix-set", paramLabel = "ID", defaultValue = "WebMercatorQuad",
+            description = "Plan in this tile matrix set of the layer (default: ${DEFAULT-VALUE}).")
+    String tileMatrixSet;
+
+    @Option(names = "--layers", paramLabel = "FILE",
+            description = "Layer configuration with a layer named world (default: the bundled one).")
+    Path layersFile;
+
     @Option(names = "--coverage", description = "Plan only the tiles of this coverage of the world layer "
             + "(such as africa) rather than the whole world.")
     String coverage;
@@ -80,7 +89,7 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = new PrintWriter(System.out, true);
         ClusterSettings cluster = ClusterSettings.from(Settings.config(Map.of()));
-        LayerCatalog layers = LayerCatalogFile.bundled();
+        LayerCatalog layers = layersFile == null ? LayerCatalogFile.bundled() : LayerCatalogFile.read(layersFile);
         String run = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         RedissonClient redis = cluster.redis().connect(RedissonMetatileLock.DEFAULT_WATCHDOG_TIMEOUT);
         try {
@@ -175,12 +184,13 @@ final class CoordinatorBenchCommand implements Callable<Integer> {
     }
 
     private JobRequest world(int maxZoom) {
-        return new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null, null, null, null, null, null, null,
+        return new JobRequest("world", tileMatrixSet, new JobRequest.Zoom(0, maxZoom), null, null, null, null, null, null,
+                null,
                 coverage == null ? null : TextNode.valueOf(coverage), null);
     }
 
     private String area() {
-        return coverage == null ? "world" : "world over coverage " + coverage;
+        return (coverage == null ? "world" : "world over coverage " + coverage) + " in " + tileMatrixSet;
     }
 
     private static JobStatus await(JobStore records, String id, Predicate<JobStatus> condition) throws InterruptedException {

@@ -48,12 +48,24 @@ public final class Manifest {
         doc.put("layer", layer.name());
         doc.put("layerConfigHash", layer.configHash());
         doc.put("tileMatrixSet", spec.tileMatrixSet().id());
+        doc.put("crs", spec.tileMatrixSet().crs());
         doc.put("format", spec.format().id());
         doc.put("contentType", spec.format().contentType());
         doc.put("tiles", "{z}/{x}/{y}." + spec.format().extension());
         ArrayNode formats = doc.putArray("layerFormats");
         layer.formats().stream().map(TileFormat::id).sorted().forEach(formats::add);
         doc.put("written", written.toString());
+        ObjectNode documents = doc.putObject("documents");
+        documents.put("wmtsCapabilities", WmtsCapabilities.fileName(spec.format()));
+        if (TileJson.describes(spec.tileMatrixSet())) {
+            documents.put("tileJson", TileJson.fileName(spec.format()));
+        } else {
+            documents.putNull("tileJson");
+            documents.put("noTileJson", "TileJSON describes WebMercatorQuad tiles only (the global Mercator profile, "
+                    + "one tile at zoom 0) and cannot name another tile matrix set; "
+                    + WmtsCapabilities.fileName(spec.format()) + " describes these " + spec.tileMatrixSet().id()
+                    + " tiles");
+        }
 
         ObjectNode about = doc.putObject("job");
         about.put("id", job.id());

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
+import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerInfo;
+import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.plan.MetatilePlan;
 import java.io.ByteArrayInputStream;
@@ -112,6 +114,25 @@ class CacheDocumentsTest {
         assertThat(doc.path("zooms").get(0).path("zoom").asInt()).isEqualTo(1);
         assertThat(perZoom).isEqualTo(MetatilePlan.of(spec).tileCount());
         assertThat(Manifest.fileName(TileFormat.WEBP)).isEqualTo("manifest-webp.json");
+        assertThat(doc.path("crs").asText()).isEqualTo("EPSG:3857");
+        assertThat(doc.path("documents").path("tileJson").asText()).isEqualTo("tilejson-png.json");
+        assertThat(doc.path("documents").path("wmtsCapabilities").asText()).isEqualTo("WMTSCapabilities-png.xml");
+    }
+
+    @Test
+    void theManifestOfAnotherSetSaysWhyThereIsNoTileJson() throws Exception {
+        InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
+        JobSpec spec = new JobSpec("world", TileMatrixSet.WORLD_CRS84_QUAD, 0, 1, Bounds.WORLD_CRS84, TileFormat.PNG,
+                Mode.SEED, MetatileSize.DEFAULT, null, 0, Map.of());
+        JobStatus job = store.create(JobStatus.submitted("job-c", spec, MetatilePlan.of(spec).tileCount(), Instant.now(),
+                null));
+
+        JsonNode doc = new ObjectMapper().readTree(Manifest.document(job, WORLD, Instant.now()));
+
+        assertThat(doc.path("crs").asText()).isEqualTo("OGC:CRS84");
+        assertThat(doc.path("documents").path("tileJson").isNull()).isTrue();
+        assertThat(doc.path("documents").path("noTileJson").asText()).contains("WebMercatorQuad tiles only")
+                .contains("WMTSCapabilities-png.xml describes these WorldCRS84Quad tiles");
     }
 
     private static Document parse(byte[] xml) throws Exception {

@@ -194,12 +194,9 @@ final class AreaPlan extends CountedPlan {
 
         Cursor(long start) {
             seq = start;
-            z = spec.minZoom();
-            long skip = start;
-            while (z <= spec.maxZoom() && skip >= taskCount(z)) {
-                skip -= taskCount(z);
-                z++;
-            }
+            Position position = position(start);
+            z = position.z();
+            long skip = position.skip();
             if (z <= spec.maxZoom()) {
                 enterZoom();
                 while (skip > 0) {

@@ -38,6 +38,21 @@ abstract class CountedPlan implements MetatilePlan {
         }
     }
 
+    /** Where sequence number {@code seq} falls: its zoom level, and how many tasks of that zoom come before it. */
+    protected record Position(int z, long skip) {
+    }
+
+    /** The position of task {@code seq}; a zoom beyond {@code maxZoom} when the plan has fewer tasks. */
+    protected final Position position(long seq) {
+        int z = spec.minZoom();
+        long skip = seq;
+        while (z <= spec.maxZoom() && skip >= taskCount(z)) {
+            skip -= taskCount(z);
+            z++;
+        }
+        return new Position(z, skip);
+    }
+
     /** The tasks from sequence number {@code seq} on, {@code seq} checked. */
     protected abstract Iterator<PlannedMetatile> cursor(long seq);
 

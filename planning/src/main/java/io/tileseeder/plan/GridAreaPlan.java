@@ -183,12 +183,9 @@ final class GridAreaPlan extends CountedPlan {
 
         Cursor(long start) {
             seq = start;
-            z = spec.minZoom();
-            long skip = start;
-            while (z <= spec.maxZoom() && skip >= taskCount(z)) {
-                skip -= taskCount(z);
-                z++;
-            }
+            Position position = position(start);
+            z = position.z();
+            long skip = position.skip();
             if (z <= spec.maxZoom()) {
                 stack.push(new Cell(z, 0, 0, 0, false));
                 while (skip > 0) {

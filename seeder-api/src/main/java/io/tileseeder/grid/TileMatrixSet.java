@@ -31,7 +31,7 @@ public final class TileMatrixSet {
     /** What an identifier may hold: it is a path segment of the cache and a WMTS identifier. */
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
 
-    public static final TileMatrixSet WEB_MERCATOR_QUAD = quad("WebMercatorQuad", Crs.of("EPSG:3857", false),
+    public static final TileMatrixSet WEB_MERCATOR_QUAD = quad("WebMercatorQuad", Crs.known(3857, false),
             new Bounds(-WebMercator.HALF_WORLD, -WebMercator.HALF_WORLD, WebMercator.HALF_WORLD, WebMercator.HALF_WORLD),
             1, 1, TILE_SIZE, MAX_ZOOM + 1);
     public static final TileMatrixSet WORLD_CRS84_QUAD = quad("WorldCRS84Quad", Crs.CRS84, Bounds.WORLD_CRS84, 2, 1,
@@ -59,6 +59,13 @@ public final class TileMatrixSet {
     private final Crs crs;
     private final List<TileMatrix> matrices;
     private final Bounds extent;
+    /** {@link #crs84Bounds}, computed on first use: a thousand inverse transforms. */
+    private volatile Bounds crs84Bounds;
+    /** The last bbox {@link #projectedEnvelope} projected, and its envelope: plans ask again for each zoom level. */
+    private volatile Projected lastProjected;
+
+    private record Projected(Bounds crs84, Bounds envelope) {
+    }
 
     private TileMatrixSet(String id, Crs crs, List<TileMatrix> matrices) {
         this.id = id;
@@ -306,8 +313,9 @@ public final class TileMatrixSet {
      * The envelope, in this set's CRS, of a CRS84 bbox. The two built-in sets map straight lines of longitude and
      * latitude to straight lines, so the corners give it exactly; any other CRS may bend them, so the bbox is
      * sampled on a {@value #ENVELOPE_SAMPLES}² grid (a pole or a projection's centre inside the bbox is among the
-     * points) and at {@value #EDGE_SAMPLES} segments along each edge, and the envelope grown by a thousandth of its size, so that it holds the bbox's curved edges. Points
-     * the CRS cannot take are left out.
+     * points) and at {@value #EDGE_SAMPLES} segments along each edge, and the envelope grown by a thousandth of its
+     * size, so that it holds the bbox's curved edges. Points the CRS cannot take are left out. The last bbox's
+     * envelope is kept: a plan asks for it once per zoom level.
      *
      * @throws IllegalArgumentException if no point of the bbox has a place in this CRS
      */
@@ -316,6 +324,10 @@ public final class TileMatrixSet {
             double[] lowerLeft = project(crs84.minX(), crs84.minY());
             double[] upperRight = project(crs84.maxX(), crs84.maxY());
             return new Bounds(lowerLeft[0], lowerLeft[1], upperRight[0], upperRight[1]);
+        }
+        Projected last = lastProjected;
+        if (last != null && last.crs84().equals(crs84)) {
+            return last.envelope();
         }
         double[] envelope = {Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
                 Double.NEGATIVE_INFINITY};
@@ -342,7 +354,9 @@ public final class TileMatrixSet {
         }
         double slackX = (maxX - minX) * 1e-3;
         double slackY = (maxY - minY) * 1e-3;
-        return new Bounds(minX - slackX, minY - slackY, maxX + slackX, maxY + slackY);
+        Bounds projected = new Bounds(minX - slackX, minY - slackY, maxX + slackX, maxY + slackY);
+        lastProjected = new Projected(crs84, projected);
+        return projected;
     }
 
     private void include(double[] envelope, double lon, double lat) {
@@ -386,17 +400,26 @@ public final class TileMatrixSet {
     }
 
     /**
-     * The CRS84 envelope of this set's {@link #crsBounds extent}: the extent sampled on a {@value #ENVELOPE_SAMPLES}² grid and
-     * transformed, clamped to the world; what WMTS capabilities give as a layer's {@code WGS84BoundingBox}.
+     * The CRS84 envelope of this set's {@link #crsBounds extent}: the extent sampled on a {@value #ENVELOPE_SAMPLES}²
+     * grid and transformed, clamped to the world; what WMTS capabilities give as a layer's {@code WGS84BoundingBox},
+     * and what geometry is cut to before it is projected. Computed once.
      */
     public Bounds crs84Bounds() {
+        Bounds known = crs84Bounds;
+        if (known == null) {
+            known = computeCrs84Bounds();
+            crs84Bounds = known;
+        }
+        return known;
+    }
+
+    private Bounds computeCrs84Bounds() {
         if (this == WEB_MERCATOR_QUAD) {
             return new Bounds(-180, -WebMercator.MAX_LATITUDE, 180, WebMercator.MAX_LATITUDE);
         }
         if (this == WORLD_CRS84_QUAD) {
             return Bounds.WORLD_CRS84;
         }
-        Bounds extent = crsBounds();
         double minLon = 180;
         double minLat = 90;
         double maxLon = -180;

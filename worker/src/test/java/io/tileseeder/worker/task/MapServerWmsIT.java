@@ -78,13 +78,20 @@ class MapServerWmsIT {
     }
 
     private LayerCatalogConfig catalog(String version, String wmsLayer, String format) throws IOException {
-        return LayerCatalogFile.read(RenderFixtures.writeCatalog(dir, """
+        return catalog(version, wmsLayer, format, "");
+    }
+
+    /** The upstream layer; {@code head} goes before {@code layers:}, {@code sets} as its tileMatrixSets if given. */
+    private LayerCatalogConfig catalog(String version, String wmsLayer, String format, String head, String... sets)
+            throws IOException {
+        return LayerCatalogFile.read(RenderFixtures.writeCatalog(dir, head + """
                 layers:
                   - name: upstream
                     metatile: {width: 4, height: 4}
                     gutter: 16
                     emptyTiles: store
                     formats: [png]
+                """ + (sets.length == 0 ? "" : "    tileMatrixSets: [" + String.join(", ", sets) + "]\n") + """
                     source:
                       type: wms
                       url: %s
@@ -151,23 +158,8 @@ class MapServerWmsIT {
     @ValueSource(strings = {WmsSourceConfig.V111, WmsSourceConfig.V130})
     void tilesCutFromMetatilesAreTheTilesTheServerDrawsInOtherCrss(String version) throws Exception {
         java.nio.file.Files.writeString(dir.resolve("SwissLV95.json"), swissGrid());
-        LayerCatalogConfig catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(dir, """
-                tileMatrixSetFiles: [SwissLV95.json]
-                layers:
-                  - name: upstream
-                    metatile: {width: 4, height: 4}
-                    gutter: 16
-                    emptyTiles: store
-                    formats: [png]
-                    tileMatrixSets: [EuropeanETRS89_LAEAQuad, UTM32WGS84Quad, SwissLV95]
-                    source:
-                      type: wms
-                      url: %s
-                      version: "%s"
-                      layers: [world]
-                      format: "image/png"
-                      timeout: 30s
-                """.formatted(wmsUrl, version)));
+        LayerCatalogConfig catalog = catalog(version, "world", "image/png", "tileMatrixSetFiles: [SwissLV95.json]\n",
+                "EuropeanETRS89_LAEAQuad", "UTM32WGS84Quad", "SwissLV95");
         LayerResources resources = new LayerResources(catalog, new WmsClient(2));
         WmsSourceConfig source = (WmsSourceConfig) resources.layer("upstream").source();
         FileTileStore store = new FileTileStore(dir.resolve("tiles"));
@@ -220,13 +212,7 @@ class MapServerWmsIT {
     @ParameterizedTest
     @ValueSource(strings = {WmsSourceConfig.V111, WmsSourceConfig.V130})
     void aCrsTheServerDoesNotOfferFailsTheTaskWithTheServersMessage(String version) throws Exception {
-        LayerCatalogConfig catalog = LayerCatalogFile.read(RenderFixtures.writeCatalog(dir, """
-                layers:
-                  - name: upstream
-                    formats: [png]
-                    tileMatrixSets: [UPSArcticWGS84Quad]
-                    source: {type: wms, url: "%s", version: "%s", layers: [world], format: "image/png"}
-                """.formatted(wmsUrl, version)));
+        LayerCatalogConfig catalog = catalog(version, "world", "image/png", "", "UPSArcticWGS84Quad");
         LayerResources resources = new LayerResources(catalog, new WmsClient(2));
         MetatileProcessor processor = new MetatileProcessor(resources, new FileTileStore(dir.resolve("x")),
                 new WorkerFixtures.MapLock(), WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered());

@@ -36,6 +36,11 @@ public record LayerInfo(String name, String title, String attribution, int minZo
                 new MetatileSize(MetatileSize.MAX_SIDE, MetatileSize.MAX_SIDE), Map.of(), "");
     }
 
+    /** The deepest zoom level of this layer on {@code tms}: its own, or the set's last matrix if that comes first. */
+    public int maxZoom(TileMatrixSet tms) {
+        return Math.min(maxZoom, tms.maxZoom());
+    }
+
     /** Whether {@code size} is at most {@code max} on both sides. */
     public static boolean fits(MetatileSize size, MetatileSize max) {
         return size.width() <= max.width() && size.height() <= max.height();

@@ -161,7 +161,7 @@ public final class ExpiryReseeds {
             }
             key = key(event);
             tiles = TileLists.parse(TileLists.text(event.tiles()), key.tileMatrixSet(),
-                    layers.find(key.layer()).orElseThrow().maxZoom(), limits.maxListTiles());
+                    layers.find(key.layer()).orElseThrow().maxZoom(key.tileMatrixSet()), limits.maxListTiles());
         } catch (IOException | IllegalArgumentException e) {
             invalid.increment();
             String reason = e instanceof JsonProcessingException unreadable
@@ -206,10 +206,11 @@ public final class ExpiryReseeds {
                 .filter(layer.formats()::contains).orElseThrow(() -> new IllegalArgumentException("layer '"
                         + layer.name() + "' has no format '" + event.format() + "'"));
         int min = event.zoom() == null || event.zoom().min() == null ? layer.minZoom() : event.zoom().min();
-        int max = event.zoom() == null || event.zoom().max() == null ? layer.maxZoom() : event.zoom().max();
-        if (min < layer.minZoom() || max > layer.maxZoom() || min > max) {
+        int deepest = layer.maxZoom(tms);
+        int max = event.zoom() == null || event.zoom().max() == null ? deepest : event.zoom().max();
+        if (min < layer.minZoom() || max > deepest || min > max) {
             throw new IllegalArgumentException("zoom " + min + ".." + max + " is not within layer '" + layer.name()
-                    + "''s " + layer.minZoom() + ".." + layer.maxZoom());
+                    + "''s " + layer.minZoom() + ".." + deepest + " on " + tms.id());
         }
         return new Key(layer.name(), tms, format, min, max);
     }

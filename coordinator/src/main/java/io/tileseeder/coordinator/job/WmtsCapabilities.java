@@ -41,7 +41,7 @@ public final class WmtsCapabilities {
         boolean mercator = tms == TileMatrixSet.WEB_MERCATOR_QUAD;
         Crs crs = tms.referenceSystem();
         Bounds area = tms.crs84Bounds();
-        StringBuilder xml = new StringBuilder(4096 + 400 * (layer.maxZoom() - layer.minZoom() + 1));
+        StringBuilder xml = new StringBuilder(4096 + 400 * Math.max(0, layer.maxZoom(tms) - layer.minZoom() + 1));
         xml.append("""
                 <?xml version="1.0" encoding="UTF-8"?>
                 <Capabilities xmlns="http://www.opengis.net/wmts/1.0" xmlns:ows="http://www.opengis.net/ows/1.1" \
@@ -90,7 +90,7 @@ public final class WmtsCapabilities {
             xml.append("      <WellKnownScaleSet>urn:ogc:def:wkss:OGC:1.0:GoogleMapsCompatible</WellKnownScaleSet>\n");
         }
         double metresPerUnit = crs.metresPerUnit();
-        for (int z = layer.minZoom(); z <= layer.maxZoom(); z++) {
+        for (int z = layer.minZoom(); z <= layer.maxZoom(tms); z++) {
             xml.append("      <TileMatrix>\n");
             TileMatrix matrix = tms.matrix(z);
             xml.append("        <ows:Identifier>").append(z).append("</ows:Identifier>\n");

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.MetatileSize;
+import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
@@ -63,6 +65,24 @@ class CacheDocumentsTest {
         assertThat(text(z14, WMTS, "MatrixWidth")).isEqualTo("16384");
         assertThat(Double.parseDouble(text(z14, WMTS, "ScaleDenominator"))).isCloseTo(34123.67334161,
                 org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    /** A layer whose zoom range goes past the set's last matrix lists the set's matrices, and no more. */
+    @Test
+    void wmtsCapabilitiesOfASetWithFewerMatricesThanTheLayersZoomRangeStopAtItsLastMatrix() throws Exception {
+        TileMatrixSet three = TileMatrixSet.of("Lv95Three", Crs.of("EPSG:2056", false), List.of(
+                new TileMatrix("0", 1000, 2420000, 1350000, 256, 256, 2, 2),
+                new TileMatrix("1", 500, 2420000, 1350000, 256, 256, 4, 3),
+                new TileMatrix("2", 250, 2420000, 1350000, 256, 256, 8, 5)));
+        LayerInfo layer = new LayerInfo("swiss", "Swiss", "", 0, 14, Set.of(three), Set.of(TileFormat.PNG),
+                MetatileSize.DEFAULT);
+        assertThat(layer.maxZoom(three)).isEqualTo(2);
+
+        Document doc = parse(WmtsCapabilities.document(layer, three, TileFormat.PNG, "https://tiles.example.com"));
+
+        NodeList matrices = doc.getElementsByTagNameNS(WMTS, "TileMatrix");
+        assertThat(matrices.getLength()).isEqualTo(3);
+        assertThat(text((Element) matrices.item(2), WMTS, "MatrixHeight")).isEqualTo("5");
     }
 
     @Test

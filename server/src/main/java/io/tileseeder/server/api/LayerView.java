@@ -39,7 +39,7 @@ public record LayerView(String name, String title, String attribution, JobReques
                 layer.tileMatrixSets().stream().sorted(Comparator.comparing(TileMatrixSet::id))
                         .filter(tms -> layer.minZoom() <= tms.maxZoom())
                         .map(tms -> new TileMatrixSetView(tms.id(), tms.crs(), new JobRequestZoom(layer.minZoom(),
-                                Math.min(layer.maxZoom(), tms.maxZoom())), tms.isQuad())).toList(),
+                                layer.maxZoom(tms)), tms.isQuad())).toList(),
                 layer.formats().stream().map(TileFormat::id).sorted().toList(),
                 new JobRequestMetatile(layer.metatile().width(), layer.metatile().height()),
                 layer.coverages().keySet().stream().sorted().toList());

@@ -63,9 +63,9 @@ public class TilesResource {
         long zoom = whole("z", z);
         long column = whole("x", x);
         long row = whole("y", y);
-        if (zoom < info.minZoom() || zoom > info.maxZoom()) {
-            throw notFound("z", "zoom " + z + " is outside the zoom range " + info.minZoom() + ".." + info.maxZoom()
-                    + " of layer '" + layer + "'");
+        if (zoom < info.minZoom() || zoom > info.maxZoom(matrixSet)) {
+            throw notFound("z", "zoom " + z + " is outside the zoom range " + info.minZoom() + ".."
+                    + info.maxZoom(matrixSet) + " of layer '" + layer + "' on " + tms);
         }
         int level = (int) zoom;
         if (column >= matrixSet.matrixWidth(level)) {

@@ -50,9 +50,16 @@ final class SeederApi {
      * a second one.
      */
     String submit(String layer, int minZoom, int maxZoom, int priority, String label) throws InterruptedException {
+        return submit(layer, "WebMercatorQuad", minZoom, maxZoom, priority, label);
+    }
+
+    /** Submits a reseed of {@code layer} in {@code tileMatrixSet}, as {@link #submit(String, int, int, int, String)}. */
+    String submit(String layer, String tileMatrixSet, int minZoom, int maxZoom, int priority, String label)
+            throws InterruptedException {
         String body = """
-                {"layer": "%s", "zoom": {"min": %d, "max": %d}, "mode": "reseed", "priority": %d,
-                 "labels": {"e2e": "%s"}}""".formatted(layer, minZoom, maxZoom, priority, label);
+                {"layer": "%s", "tileMatrixSet": "%s", "zoom": {"min": %d, "max": %d}, "mode": "reseed",
+                 "priority": %d, "labels": {"e2e": "%s"}}""".formatted(layer, tileMatrixSet, minZoom, maxZoom,
+                priority, label);
         String key = UUID.randomUUID().toString();
         JsonNode job = answer("POST /api/v1/jobs", () -> request("jobs").POST(HttpRequest.BodyPublishers.ofString(body))
                 .header("Content-Type", "application/json").header("Idempotency-Key", key).build(), 202, SUBMIT_WAIT);

@@ -4,18 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tileseeder.app.testing.WorldTiles;
+import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.message.JobEvent;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,6 +44,8 @@ class SeedingInKubernetesIT {
      */
     private static final int DISTURBED_ZOOM = 8;
     private static final Duration JOB_TIMEOUT = Duration.ofMinutes(10);
+    /** The Swiss LV95 job's last level: 1,253 tiles, 96 metatiles. */
+    private static final int SWISS_ZOOM = 4;
 
     private static Kube kube;
     private static SeederApi api;
@@ -71,11 +76,32 @@ class SeedingInKubernetesIT {
 
         String job = api.submitWorld(7, label(info));
         JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
-        assertEveryTile(job, done, 7, false);
+        assertEveryTile(job, done, WorldTiles.upTo(7), false);
+    }
+
+    /**
+     * A set the release's layers file reads from a file beside it in the chart's ConfigMap (Swiss LV95, EPSG:2056,
+     * resolutions that are not powers of two): the tiles the embedded engine writes for the same job on the same
+     * layers.
+     */
+    @Test
+    @Order(2)
+    void aJobOnTheLayersFilesOwnTileMatrixSetSucceedsWithTheEmbeddedEnginesTiles(TestInfo info) throws Exception {
+        Path layers = Files.createTempDirectory("e2e-layers-");
+        Files.copy(Path.of(Kube.env("SEEDER_E2E_LAYERS")), layers.resolve("layers.yaml"));
+        Files.copy(Path.of(Kube.env("SEEDER_E2E_SWISS_SET")), layers.resolve("SwissLV95.json"));
+        Set<String> expected = WorldTiles.seeded(Optional.of(layers.resolve("layers.yaml")), new JobRequest("world",
+                "SwissLV95", new JobRequest.Zoom(0, SWISS_ZOOM), null, null, null, null, null, null, null));
+
+        String job = api.submit("world", "SwissLV95", 0, SWISS_ZOOM, 0, label(info));
+        JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
+        assertThat(expected).as("the embedded engine's tiles").isNotEmpty()
+                .allMatch(tile -> tile.startsWith("world/SwissLV95/"));
+        assertEveryTile(job, done, expected, false);
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void aRollingUpgradeOfTheWorkersMidJobDrainsThemWithoutAFailedTask(TestInfo info) throws Exception {
         JsonNode done = seedDisturbed(info, running -> {
             List<String> before = kube.pods("worker");
@@ -98,7 +124,7 @@ class SeedingInKubernetesIT {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void theCoordinatorPodDeletedMidPlanResumesThePlan(TestInfo info) throws Exception {
         seedDisturbed(info, running -> {
             assertThat(running.get("progress").get("planningDone").asBoolean()).as("planning done at %s", running)
@@ -115,7 +141,7 @@ class SeedingInKubernetesIT {
      * metatiles of the running job.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void theHorizontalPodAutoscalerAddsWorkersOnCpuAndEachRendersMetatiles(TestInfo info) throws Exception {
         String workers = "deployment/" + kube.deployment("worker");
         kube.kubectl("scale", workers, "--replicas=1");
@@ -136,7 +162,7 @@ class SeedingInKubernetesIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void prometheusScrapesEveryPodLoadsTheAlertsAndTheDashboardQueriesHaveData(TestInfo info) throws Exception {
         Prometheus prometheus = new Prometheus(kube.serviceIp(kube.namespace, "prometheus"));
         // The earlier tests restart pods and load the node for a quarter of an hour: a connection to the service
@@ -219,7 +245,7 @@ class SeedingInKubernetesIT {
         JsonNode done = api.awaitFinal(job, JOB_TIMEOUT);
         assertThat(Instant.parse(done.get("finished").asText())).as("the job's end, after the disturbance began")
                 .isAfter(disturbed);
-        assertEveryTile(job, done, DISTURBED_ZOOM, true);
+        assertEveryTile(job, done, WorldTiles.upTo(DISTURBED_ZOOM), true);
         return done;
     }
 
@@ -244,11 +270,11 @@ class SeedingInKubernetesIT {
      * delivery, which finds them stored and counts them skipped (a seed) or, rendered again to the same bytes,
      * unchanged (a reseed): written, skipped and unchanged then cover every tile.
      */
-    private static void assertEveryTile(String job, JsonNode done, int maxZoom, boolean disturbed) throws Exception {
+    private static void assertEveryTile(String job, JsonNode done, Set<String> expected, boolean disturbed)
+            throws Exception {
         assertThat(done.get("state").asText()).as("job %s: %s", job, done).isEqualTo("SUCCEEDED");
         Map<String, Instant> objects = store.objects();
         Set<String> tiles = WorldTiles.pngs(objects.keySet());
-        Set<String> expected = WorldTiles.upTo(maxZoom);
         assertThat(tiles).as("the tiles in MinIO").hasSameSizeAs(expected).isEqualTo(expected);
         Instant lastTile = tiles.stream().map(objects::get).max(Instant::compareTo).orElseThrow();
         List<JobEvent> jobEvents = events.await(job, Duration.ofSeconds(90));

@@ -11,6 +11,7 @@ import io.tileseeder.adapters.redis.RedisTopologies;
 import io.tileseeder.adapters.redis.RedisTopology;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
 import io.tileseeder.app.testing.WorldTiles;
+import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.outage.Outages;
@@ -277,6 +278,33 @@ class DistributedSeedingIT {
             assertThat(done.get("progress").get("tilesPlanned").asLong()).isEqualTo(expected.size());
             assertThat(done.get("progress").get("tasksPlanned").asLong())
                     .isEqualTo(CoveredTiles.metatiles(expected, 4));
+        }
+    }
+
+    /**
+     * A layers file's own set (Swiss LV95 in EPSG:2056, resolutions that are not powers of two), 3x2 metatiles (a
+     * partial one at the right and bottom edge of most matrices) and a coverage: two workers store exactly the tiles
+     * the embedded engine writes for the same job.
+     */
+    @Test
+    void aCoverageJobOnALayersFilesOwnTileMatrixSetStoresTheTilesTheEmbeddedEngineWrites(TestInfo info)
+            throws Exception {
+        Path layers = Path.of("../examples/swiss/layers.yaml").toAbsolutePath().normalize();
+        String request = "{\"layer\":\"swiss\",\"tileMatrixSet\":\"SwissLV95\",\"zoom\":{\"min\":0,\"max\":4},"
+                + "\"metatile\":{\"width\":3,\"height\":2},\"coverage\":{\"type\":\"Polygon\",\"coordinates\":"
+                + "[[[6.0,46.0],[10.5,46.2],[8.0,47.8],[6.0,46.0]]]}}";
+        Set<String> expected = WorldTiles.seeded(Optional.of(layers), JSON.readValue(request, JobRequest.class));
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
+            cluster.startCoordinatorAndWorkers("worker-a", "worker-b");
+
+            String job = cluster.submit(request);
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(expected).as("the embedded engine's tiles").isNotEmpty()
+                    .allMatch(tile -> tile.startsWith("swiss/SwissLV95/"));
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(expected);
+            assertThat(done.get("progress").get("tilesWritten").asLong()).isEqualTo(expected.size());
         }
     }
 

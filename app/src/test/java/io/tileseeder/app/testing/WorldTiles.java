@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -44,14 +45,22 @@ public final class WorldTiles {
     }
 
     private static Set<String> seed(int maxZoom) throws Exception {
-        Path out = Files.createTempDirectory("expected-world-");
-        try (Engine engine = Embedded.engine(Settings.defaults(out.toString()))) {
-            JobStatus job = engine.jobs().submit(new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null,
-                    null, null, null, null, null, null), null);
+        return seeded(Optional.empty(), new JobRequest("world", null, new JobRequest.Zoom(0, maxZoom), null, null, null,
+                null, null, null, null));
+    }
+
+    /** The PNG tiles the embedded engine writes for {@code request} on the layers of {@code layersFile}. */
+    public static Set<String> seeded(Optional<Path> layersFile, JobRequest request) throws Exception {
+        Path out = Files.createTempDirectory("expected-");
+        Settings defaults = Settings.defaults(out.toString());
+        Settings settings = new Settings(defaults.store(), layersFile, defaults.jobs(), defaults.workers(),
+                defaults.outageBudget());
+        try (Engine engine = Embedded.engine(settings)) {
+            JobStatus job = engine.jobs().submit(request, null);
             JobStatus done = engine.jobs().awaitFinal(job.id(), TIMEOUT).orElseThrow().get();
             if (done.state() != JobState.SUCCEEDED) {
-                throw new IllegalStateException("the embedded seed of world z0-" + maxZoom + " ended " + done.state()
-                        + ": " + done.reason());
+                throw new IllegalStateException("the embedded seed of " + request + " ended " + done.state() + ": "
+                        + done.reason());
             }
         }
         try (Stream<Path> files = Files.walk(out)) {

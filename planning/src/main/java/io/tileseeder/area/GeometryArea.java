@@ -1,14 +1,19 @@
 package io.tileseeder.area;
 
 import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
 import org.locationtech.jts.geom.Envelope;
 import org.locationtech.jts.geom.Geometry;
 import org.locationtech.jts.geom.GeometryFactory;
 import org.locationtech.jts.geom.prep.PreparedGeometry;
 import org.locationtech.jts.geom.prep.PreparedGeometryFactory;
 import org.locationtech.jts.geom.util.GeometryFixer;
+import org.locationtech.jts.operation.union.UnaryUnionOp;
 
 /**
  * The tiles whose interior a polygonal geometry overlaps. The geometry, in CRS84, is projected vertex by vertex into
@@ -31,14 +36,35 @@ public final class GeometryArea implements Area {
      *              is cut off first ({@link Projection}), as no tile holds it
      */
     public GeometryArea(TileMatrixSet tileMatrixSet, Geometry crs84) {
+        this(tileMatrixSet, PreparedGeometryFactory.prepare(valid(Projection.project(crs84, tileMatrixSet))));
+    }
+
+    /** @param geometry in the set's CRS */
+    private GeometryArea(TileMatrixSet tileMatrixSet, PreparedGeometry geometry) {
         this.tileMatrixSet = tileMatrixSet;
-        Geometry projected = Projection.project(crs84, tileMatrixSet);
-        if (!projected.isValid()) {
-            // Straightened between projected vertices, two edges that passed close by may now touch or cross.
-            projected = GeometryFixer.fix(projected);
+        this.factory = geometry.getGeometry().getFactory();
+        this.geometry = geometry;
+    }
+
+    /**
+     * The tiles whose interior overlaps one of {@code tiles}: on a set that is not a quadtree, a listed tile's
+     * ancestors and descendants are the tiles of the other matrices that overlap it (a matrix's tiles need not nest
+     * in the previous one's), and on its own matrix it is the only one.
+     */
+    public static GeometryArea ofTiles(TileMatrixSet tileMatrixSet, Collection<TileCoord> tiles) {
+        GeometryFactory factory = new GeometryFactory();
+        List<Geometry> rectangles = new ArrayList<>(tiles.size());
+        for (TileCoord tile : tiles) {
+            Bounds b = tileMatrixSet.tileBounds(tile);
+            rectangles.add(factory.toGeometry(new Envelope(b.minX(), b.maxX(), b.minY(), b.maxY())));
         }
-        this.factory = projected.getFactory();
-        this.geometry = PreparedGeometryFactory.prepare(projected);
+        return new GeometryArea(tileMatrixSet, PreparedGeometryFactory.prepare(UnaryUnionOp.union(rectangles,
+                factory)));
+    }
+
+    /** Straightened between projected vertices, two edges that passed close by may touch or cross: fixed then. */
+    private static Geometry valid(Geometry projected) {
+        return projected.isValid() ? projected : GeometryFixer.fix(projected);
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.tileseeder.area.Coverages;
 import io.tileseeder.area.GeometryArea;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileMatrix;
+import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
 import io.tileseeder.job.JobArea;
@@ -16,8 +17,9 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The plan of a job over a coverage on a tile matrix set whose matrices are not a quadtree (a free list of
- * resolutions, each matrix its own size): a zoom level's tiles are no parent's children, so each zoom is walked on
+ * The plan of a job over a coverage or a tile list on a tile matrix set whose matrices are not a quadtree (a free
+ * list of resolutions, each matrix its own size); a tile list is the area of its tiles
+ * ({@link GeometryArea#ofTiles}). A zoom level's tiles are no parent's children, so each zoom is walked on
  * its own. Its metatiles (any size) are the leaves of a quadtree laid over its metatile grid, whose root is the
  * smallest square of 2^d metatiles that holds the grid; a cell is the rectangle of the matrix's tiles under it, and
  * is skipped outside the coverage, taken whole inside it, and split along its edge. A metatile on the edge is tested
@@ -36,12 +38,10 @@ final class GridAreaPlan extends CountedPlan {
     /** @throws AreaPlan.TooManyTiles once the job's tiles are more than {@code maxTiles} (counting stops there) */
     private GridAreaPlan(JobSpec spec, long maxTiles) {
         super(spec, maxTiles);
-        if (spec.area().kind() != JobArea.Kind.COVERAGE) {
-            throw new IllegalArgumentException("a job on " + spec.tileMatrixSet().id() + ", not a quad set, takes "
-                    + "a coverage, not a tile list");
-        }
         this.tms = spec.tileMatrixSet();
-        this.area = new GeometryArea(tms, Coverages.read(spec.area().data()));
+        this.area = spec.area().kind() == JobArea.Kind.COVERAGE
+                ? new GeometryArea(tms, Coverages.read(spec.area().data()))
+                : GeometryArea.ofTiles(tms, TileLists.read(spec.area().data()));
         this.metatileWidth = spec.metatile().width();
         this.metatileHeight = spec.metatile().height();
         for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {

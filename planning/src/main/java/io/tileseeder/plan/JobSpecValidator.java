@@ -86,7 +86,7 @@ public final class JobSpecValidator {
             errors.add(new FieldError("bbox", "a job from a tile list takes its tiles from the list; leave bbox out"));
         }
         if (tms != null) {
-            fitsTheSet(tms, zoom, bbox, request.tiles() != null, errors);
+            fitsTheSet(tms, zoom, bbox, errors);
         }
         if (hasArea && (tms == null || tms.isQuad()) && metatile != null
                 && !AreaPlan.isPowerOfTwoSquare(metatile.width(), metatile.height())) {
@@ -151,7 +151,7 @@ public final class JobSpecValidator {
     private JobArea tileList(JsonNode tiles, TileMatrixSet tms, LayerInfo layer) {
         try {
             return new JobArea(JobArea.Kind.TILES, null, TileLists.write(
-                    TileLists.parse(TileLists.text(tiles), tms, layer.maxZoom(), limits.maxListTiles())));
+                    TileLists.parse(TileLists.text(tiles), tms, layer.maxZoom(tms), limits.maxListTiles())));
         } catch (TileLists.InvalidTileListException e) {
             throw invalid("tiles", e.getMessage());
         }
@@ -173,9 +173,8 @@ public final class JobSpecValidator {
         return tms;
     }
 
-    /** A zoom within the set's matrices, a bbox with a point in its extent, a tile list only on a quad set. */
-    private static void fitsTheSet(TileMatrixSet tms, int[] zoom, Bounds bbox, boolean tiles,
-                                   List<FieldError> errors) {
+    /** A zoom within the set's matrices, a bbox with a point in its extent. */
+    private static void fitsTheSet(TileMatrixSet tms, int[] zoom, Bounds bbox, List<FieldError> errors) {
         if (zoom != null && zoom[1] > tms.maxZoom()) {
             errors.add(new FieldError("zoom.max", zoom[1] + " is beyond the last matrix of " + tms.id()
                     + ": its zoom levels are 0.." + tms.maxZoom()));
@@ -183,11 +182,6 @@ public final class JobSpecValidator {
         if (bbox != null && !tms.overlaps(bbox)) {
             errors.add(new FieldError("bbox", bbox + " lies outside the extent of " + tms.id() + " (" + tms.crs()
                     + " " + tms.crsBounds() + ")"));
-        }
-        if (tiles && !tms.isQuad()) {
-            errors.add(new FieldError("tiles", tms.id() + " is not a quad set (each matrix twice the previous "
-                    + "one), so a listed tile has no ancestors and descendants on the other zoom levels; a tile list "
-                    + "needs a quad set: give a coverage or a bbox instead"));
         }
     }
 

@@ -8,6 +8,7 @@ import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Gen;
@@ -36,7 +37,7 @@ import org.locationtech.jts.geom.util.GeometryFixer;
  * random Swiss LV95 sets (3 to 6 matrices, resolutions any decreasing list, matrix sizes those that cover the
  * country's bbox, so their last column and row reach past it), random polygons over Switzerland and beyond it,
  * metatiles of any size (not only powers of two, not only squares). Every tile of the coverage in exactly one task,
- * none other, the counts per zoom exact, the numbering dense and resumable anywhere.
+ * none other, the counts per zoom exact, the numbering dense and resumable anywhere; and tile lists on the same sets.
  */
 @ExtendWith(ShowFailingCase.class)
 class GridAreaPlanPropertyTest {
@@ -59,6 +60,30 @@ class GridAreaPlanPropertyTest {
         PlanChecks.assertHoldsExactly(MetatilePlan.of(spec), tile -> inCoverage(truth, tms, tile));
     }
 
+    static Stream<Named<JobSpec>> aPlanOfATileListHoldsEveryTileOverlappingAListedTileOnceAndNoOther() {
+        return Gen.cases(0x6A1D_0029L, 200, GridAreaPlanPropertyTest::tileListSpec)
+                .map(spec -> Named.of(Gen.describe(spec.tileMatrixSet().matrices()) + " " + spec.metatile() + " z"
+                        + spec.minZoom() + "-" + spec.maxZoom() + " " + spec.area().data().replace('\n', ' '), spec));
+    }
+
+    /**
+     * A listed tile's ancestors and descendants on a set whose matrices do not nest: every tile of the job's zoom
+     * levels whose interior overlaps a listed tile, tested here with the rectangles' coordinates alone.
+     */
+    @ParameterizedTest(name = "[{index}]")
+    @MethodSource
+    void aPlanOfATileListHoldsEveryTileOverlappingAListedTileOnceAndNoOther(JobSpec spec) {
+        TileMatrixSet tms = spec.tileMatrixSet();
+        List<Bounds> listed = TileLists.read(spec.area().data()).stream().map(tms::tileBounds).toList();
+        PlanChecks.assertHoldsExactly(MetatilePlan.of(spec), tile -> {
+            Bounds b = tms.tileBounds(tile);
+            double dx = b.width() * 1e-6;
+            double dy = b.height() * 1e-6;
+            return listed.stream().anyMatch(l -> b.minX() + dx <= l.maxX() && b.maxX() - dx >= l.minX()
+                    && b.minY() + dy <= l.maxY() && b.maxY() - dy >= l.minY());
+        });
+    }
+
     /** The coverage in LV95, as the plan's area is: projected once, densified, fixed if projection made it invalid. */
     private static Geometry projected(JobSpec spec) {
         Geometry projected = Projection.project(Coverages.read(spec.area().data()), spec.tileMatrixSet());
@@ -75,6 +100,33 @@ class GridAreaPlanPropertyTest {
     }
 
     private static JobSpec spec(Gen g) {
+        TileMatrixSet tms = set(g);
+        int maxZoom = tms.maxZoom();
+        int minZoom = g.between(0, maxZoom);
+        Geometry coverage = Coverages.parse(polygon(g), Bounds.WORLD_CRS84, Integer.MAX_VALUE);
+        JobArea area = new JobArea(JobArea.Kind.COVERAGE, null, Coverages.write(coverage));
+        return new JobSpec("world", tms, minZoom, maxZoom, Bounds.WORLD_CRS84, TileFormat.PNG, Mode.SEED,
+                new MetatileSize(g.between(1, 5), g.between(1, 5)), null, 0, Map.of(), area);
+    }
+
+    /** One to six tiles anywhere in the set, on any of its zoom levels (the job's or others). */
+    private static JobSpec tileListSpec(Gen g) {
+        TileMatrixSet tms = set(g);
+        int maxZoom = tms.maxZoom();
+        int minZoom = g.between(0, maxZoom);
+        List<TileCoord> tiles = g.list(1, 6, () -> {
+            int z = g.between(0, maxZoom);
+            return new TileCoord(z, g.between(0, tms.matrixWidth(z) - 1),
+                    g.between(0, tms.matrixHeight(z) - 1));
+        });
+        JobArea area = new JobArea(JobArea.Kind.TILES, null,
+                TileLists.write(tiles.stream().distinct().sorted(TileLists.ORDER).toList()));
+        return new JobSpec("world", tms, minZoom, maxZoom, Bounds.WORLD_CRS84, TileFormat.PNG, Mode.SEED,
+                new MetatileSize(g.between(1, 5), g.between(1, 5)), null, 0, Map.of(), area);
+    }
+
+    /** A Swiss LV95 set of 3 to 6 matrices, each resolution 1.3 to 3 times finer than the last, 256 or 512 px. */
+    private static TileMatrixSet set(Gen g) {
         int levels = g.between(3, 6);
         List<TileMatrix> matrices = new ArrayList<>();
         double resolution = g.between(300.0, 2000.0);
@@ -85,13 +137,7 @@ class GridAreaPlanPropertyTest {
                     (int) Math.ceil(480000 / span), (int) Math.ceil(320000 / span)));
             resolution /= g.between(1.3, 3.0);
         }
-        TileMatrixSet tms = TileMatrixSet.of("GridPlanTest", LV95, matrices);
-        int maxZoom = levels - 1;
-        int minZoom = g.between(0, maxZoom);
-        Geometry coverage = Coverages.parse(polygon(g), Bounds.WORLD_CRS84, Integer.MAX_VALUE);
-        JobArea area = new JobArea(JobArea.Kind.COVERAGE, null, Coverages.write(coverage));
-        return new JobSpec("world", tms, minZoom, maxZoom, Bounds.WORLD_CRS84, TileFormat.PNG, Mode.SEED,
-                new MetatileSize(g.between(1, 5), g.between(1, 5)), null, 0, Map.of(), area);
+        return TileMatrixSet.of("GridPlanTest", LV95, matrices);
     }
 
     /**

@@ -16,6 +16,7 @@ import io.tileseeder.job.FieldError;
 import io.tileseeder.job.Fixtures;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobLimits;
+import io.tileseeder.job.JobArea;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.LayerCatalog;
@@ -165,17 +166,22 @@ class JobSpecValidatorTest {
     }
 
     @Test
-    void aTileListOnANonQuadSetIsRefusedSayingWhyAndACoverageIsTaken() throws Exception {
+    void aTileListAndACoverageAreTakenOnANonQuadSetAndATileOutsideAMatrixIsNamed() throws Exception {
         JsonNode coverage = new ObjectMapper().readTree(
                 "{\"type\": \"Polygon\", \"coordinates\": [[[7, 46], [8, 46], [8, 47], [7, 47], [7, 46]]]}");
         JobRequest tiles = new JobRequest("europe", "ValidatorSwiss", new JobRequest.Zoom(0, 2), null, null, null,
                 null, null, null, null, null, new ObjectMapper().readTree("\"1/0/0\""));
+        JobRequest outside = new JobRequest("europe", "ValidatorSwiss", new JobRequest.Zoom(0, 2), null, null, null,
+                null, null, null, null, null, new ObjectMapper().readTree("\"1/4/0\""));
 
-        assertThat(catchThrowableOfType(InvalidJobException.class, () -> europe.validate(tiles)).errors())
-                .extracting(FieldError::field, FieldError::reason).containsExactly(tuple("tiles", "ValidatorSwiss is "
-                        + "not a quad set (each matrix twice the previous one), so a listed tile has no ancestors and "
-                        + "descendants on the other zoom levels; a tile list needs a quad set: give a coverage or a "
-                        + "bbox instead"));
+        assertThat(europe.validate(tiles).area().kind()).isEqualTo(JobArea.Kind.TILES);
+        assertThat(catchThrowableOfType(InvalidJobException.class, () -> europe.validate(outside)).errors())
+                .extracting(FieldError::field).containsExactly("tiles");
+        JobRequest deeper = new JobRequest("europe", "ValidatorSwiss", new JobRequest.Zoom(0, 2), null, null, null,
+                null, null, null, null, null, new ObjectMapper().readTree("\"3/0/0\""));
+        assertThat(catchThrowableOfType(InvalidJobException.class, () -> europe.validate(deeper)).errors())
+                .extracting(FieldError::field, FieldError::reason)
+                .containsExactly(tuple("tiles", "line 1: zoom 3 is beyond the layer's deepest zoom, 2"));
         assertThat(europeErrors("ValidatorSwiss", 2, null, coverage)).isEmpty();
         assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 2, null, coverage)).isEmpty();
     }

@@ -34,7 +34,7 @@ class LayersResourceTest {
         assertThat(details).extracting(d -> d.get("id")).isEqualTo(world.get("tileMatrixSets"));
         assertThat(details).filteredOn(d -> d.get("id").equals("EuropeanETRS89_LAEAQuad")).singleElement()
                 .isEqualTo(Map.of("id", "EuropeanETRS89_LAEAQuad", "crs", "EPSG:3035",
-                        "zoom", Map.of("min", 0, "max", 14), "areas", true));
+                        "zoom", Map.of("min", 0, "max", 14), "quad", true));
         assertThat(details).filteredOn(d -> d.get("id").equals("WorldCRS84Quad")).singleElement()
                 .extracting(d -> d.get("crs")).isEqualTo("OGC:CRS84");
         assertThat(world.get("formats"))

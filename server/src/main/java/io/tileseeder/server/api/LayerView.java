@@ -21,9 +21,9 @@ public record LayerView(String name, String title, String attribution, JobReques
 
     /**
      * @param crs   {@code EPSG:n} or {@code OGC:CRS84}
-     * @param areas whether a job on it may take a coverage or a tile list (a quad set)
+     * @param quad  whether each matrix is twice the previous one across and down, its tiles a quadtree
      */
-    public record TileMatrixSetView(String id, String crs, JobRequestZoom zoom, boolean areas) {
+    public record TileMatrixSetView(String id, String crs, JobRequestZoom zoom, boolean quad) {
     }
 
     public record JobRequestZoom(int min, int max) {

@@ -47,7 +47,7 @@ class LayerCatalogFileTest {
         LayerConfig world = catalog.layer("world").orElseThrow();
         assertThat(world.minZoom()).isZero();
         assertThat(world.maxZoom()).isEqualTo(14);
-        assertThat(world.tileMatrixSets()).as("every well-known set").hasSize(66)
+        assertThat(world.tileMatrixSets()).as("every well-known set").hasSize(67)
                 .containsExactlyInAnyOrderElementsOf(TileMatrixSet.wellKnown());
         assertThat(world.formats()).isEqualTo(Set.of(TileFormat.values()));
         assertThat(world.metatile()).isEqualTo(new MetatileSize(4, 4));

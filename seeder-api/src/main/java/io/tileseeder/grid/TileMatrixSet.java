@@ -25,8 +25,13 @@ public final class TileMatrixSet {
 
     /** The tile width and height, in pixels, of the built-in sets. */
     public static final int TILE_SIZE = 256;
-    /** The deepest zoom level supported (matrix sizes and tile counts stay within int/long). */
+    /** The deepest zoom level a layer or a job may reach (matrix sizes and tile counts stay within int/long). */
     public static final int MAX_ZOOM = 24;
+    /**
+     * The most matrices a set may have: more than a zoom range reaches, for a set defined so (CanadianNAD83_LCC has
+     * 26); those past {@link #MAX_ZOOM} are never seeded.
+     */
+    public static final int MAX_MATRICES = 30;
 
     /** What an identifier may hold: it is a path segment of the cache and a WMTS identifier. */
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
@@ -85,7 +90,7 @@ public final class TileMatrixSet {
     }
 
     /**
-     * A tile matrix set from its parts, checked: an identifier a path can hold, 1 to {@value #MAX_ZOOM} + 1
+     * A tile matrix set from its parts, checked: an identifier a path can hold, 1 to {@value #MAX_MATRICES}
      * matrices with distinct identifiers, square tiles of 16 to 4096 px, cell sizes decreasing from one matrix to
      * the next, and matrices of at most 2^25 tiles a side.
      *
@@ -96,8 +101,8 @@ public final class TileMatrixSet {
             throw new IllegalArgumentException("tile matrix set id '" + id + "' must be 1 to 64 letters, digits, "
                     + "'_', '.' or '-', starting with a letter or digit");
         }
-        if (matrices.isEmpty() || matrices.size() > MAX_ZOOM + 1) {
-            throw new IllegalArgumentException("tile matrix set " + id + ": need 1 to " + (MAX_ZOOM + 1)
+        if (matrices.isEmpty() || matrices.size() > MAX_MATRICES) {
+            throw new IllegalArgumentException("tile matrix set " + id + ": need 1 to " + MAX_MATRICES
                     + " tile matrices, got " + matrices.size());
         }
         Set<String> ids = new HashSet<>();

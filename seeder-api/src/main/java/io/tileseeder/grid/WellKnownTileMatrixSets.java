@@ -1,5 +1,9 @@
 package io.tileseeder.grid;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,9 +24,13 @@ import java.util.Optional;
  *       18,440,759.350252 m both ways, 1 tile at zoom 0, 25 matrices;</li>
  *   <li>UTM01WGS84Quad to UTM60WGS84Quad: EPSG:32601 to 32660, easting −9,501,965.72931276 to 10,501,965.7293128 m,
  *       northing ±20,003,931.4586255 m, 1×2 tiles in the first matrix, 24 matrices identified 1 to 24.</li>
+ *   <li>CanadianNAD83_LCC: EPSG:3978, 26 matrices whose resolutions are a scale series (not a quadtree), origin
+ *       (−34,655,800, 39,310,000) m, read from {@code CanadianNAD83_LCC.json} beside this class: the register's
+ *       origin, cell sizes and matrix sizes (the register's scale denominators assume 0.2645833 mm pixels, not
+ *       the standard's 0.28 mm, so the file gives the cell sizes alone). Matrix 25 is past the deepest zoom a layer
+ *       reaches, {@value TileMatrixSet#MAX_ZOOM}.</li>
  * </ul>
- * All have 256 px tiles and double their matrix from one zoom to the next. CanadianNAD83_LCC is not included: its
- * 26 matrices are one more than a zoom range of this product holds.
+ * All but CanadianNAD83_LCC have 256 px tiles and double their matrix from one zoom to the next.
  */
 final class WellKnownTileMatrixSets {
 
@@ -60,7 +68,19 @@ final class WellKnownTileMatrixSets {
                 }
                 add(sets, TileMatrixSet.of(id, quad.referenceSystem(), fromOne));
             }
+            add(sets, resource("CanadianNAD83_LCC.json"));
             return sets;
+        }
+
+        private static TileMatrixSet resource(String name) {
+            try (InputStream in = WellKnownTileMatrixSets.class.getResourceAsStream(name)) {
+                if (in == null) {
+                    throw new IllegalStateException("the build lacks " + name);
+                }
+                return TileMatrixSetJson.read(new String(in.readAllBytes(), StandardCharsets.UTF_8), name);
+            } catch (IOException e) {
+                throw new UncheckedIOException(name, e);
+            }
         }
 
         private static void add(Map<String, TileMatrixSet> sets, TileMatrixSet set) {

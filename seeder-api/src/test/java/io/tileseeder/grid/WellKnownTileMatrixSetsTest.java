@@ -47,11 +47,30 @@ class WellKnownTileMatrixSetsTest {
         }
     }
 
+    /** The register's values (origin, first and last matrices); 26 matrices, a scale series, not a quadtree. */
+    @Test
+    void canadianNad83LccIsTheRegistersScaleSeriesWithMatricesPastTheDeepestZoom() {
+        TileMatrixSet set = TileMatrixSet.byId("CanadianNAD83_LCC").orElseThrow();
+
+        assertThat(set.crs()).isEqualTo("EPSG:3978");
+        assertThat(set.isQuad()).isFalse();
+        assertThat(set.maxZoom()).isEqualTo(25).isGreaterThan(TileMatrixSet.MAX_ZOOM);
+        TileMatrix first = set.matrix(0);
+        assertThat(List.of(first.left(), first.top(), first.cellSize())).containsExactly(-34655800.0, 39310000.0,
+                38364.6600626534);
+        assertThat(List.of(first.matrixWidth(), first.matrixHeight())).containsExactly(5, 5);
+        assertThat(List.of(set.matrix(25).matrixWidth(), set.matrix(25).matrixHeight()))
+                .containsExactly(2468768, 2625811);
+        double[] ottawa = set.project(-75.7, 45.4);
+        assertThat(set.overlaps(new Bounds(-76, 45, -75, 46))).isTrue();
+        assertThat(ottawa[0]).isBetween(first.left(), first.left() + 5 * 256 * first.cellSize());
+    }
+
     @Test
     void laeaIsNorthingFirstAndTheOthersEastingFirst() {
         assertThat(TileMatrixSet.byId("EuropeanETRS89_LAEAQuad").orElseThrow().referenceSystem().northingFirst())
                 .isTrue();
-        assertThat(TileMatrixSet.wellKnown()).hasSize(66)
+        assertThat(TileMatrixSet.wellKnown()).hasSize(67)
                 .filteredOn(s -> s.referenceSystem().northingFirst()).extracting(TileMatrixSet::id)
                 .containsExactly("EuropeanETRS89_LAEAQuad");
     }
@@ -62,7 +81,7 @@ class WellKnownTileMatrixSetsTest {
         Crs crs = Crs.of("EPSG:2056", false);
 
         assertThatThrownBy(() -> TileMatrixSet.of("bad id", crs, List.of(a))).hasMessageContaining("'bad id'");
-        assertThatThrownBy(() -> TileMatrixSet.of("s", crs, List.of())).hasMessageContaining("s: need 1 to 25");
+        assertThatThrownBy(() -> TileMatrixSet.of("s", crs, List.of())).hasMessageContaining("s: need 1 to 30");
         assertThatThrownBy(() -> TileMatrixSet.of("s", crs, List.of(a, new TileMatrix("a", 50, 0, 1000, 256, 256, 4, 4))))
                 .hasMessageContaining("matrix a: the id is used twice");
         assertThatThrownBy(() -> TileMatrixSet.of("s", crs, List.of(a, new TileMatrix("b", 100, 0, 1000, 256, 256, 4, 4))))

@@ -28,7 +28,7 @@ class LayersResourceTest {
         assertThat(world.get("title")).isEqualTo("World countries");
         assertThat((String) world.get("attribution")).contains("Natural Earth");
         assertThat(world.get("zoom")).isEqualTo(Map.of("min", 0, "max", 14));
-        assertThat((List<String>) world.get("tileMatrixSets")).hasSize(66)
+        assertThat((List<String>) world.get("tileMatrixSets")).hasSize(67)
                 .contains("WebMercatorQuad", "WorldCRS84Quad", "EuropeanETRS89_LAEAQuad", "UTM32WGS84Quad").isSorted();
         List<Map<String, Object>> details = (List<Map<String, Object>>) world.get("tileMatrixSetDetails");
         assertThat(details).extracting(d -> d.get("id")).isEqualTo(world.get("tileMatrixSets"));

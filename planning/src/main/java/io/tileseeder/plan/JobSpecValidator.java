@@ -3,6 +3,7 @@ package io.tileseeder.plan;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tileseeder.area.Coverages;
 import io.tileseeder.grid.Bounds;
+import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrixSet;
@@ -72,7 +73,11 @@ public final class JobSpecValidator {
             errors.add(new FieldError("mode", "unknown mode '" + request.mode() + "'; one of: seed, reseed, truncate"));
         }
         int[] zoom = zoom(request.zoom(), layer, errors);
-        Bounds bbox = bbox(request.bbox(), errors);
+        int bboxCrsErrors = errors.size();
+        boolean inSetCrs = inSetCrs(request, tms, errors);
+        Bounds crsBbox = inSetCrs ? crsBbox(request.bbox(), tms, errors) : null;
+        Bounds bbox = errors.size() > bboxCrsErrors ? null
+                : inSetCrs ? tms.crs84Envelope(crsBbox) : bbox(request.bbox(), errors);
         MetatileSize metatile = metatile(request.metatile(), layer, errors);
         Map<String, String> labels = labels(request.labels(), errors);
         if (request.refreshBefore() != null && mode != Mode.RESEED) {
@@ -86,7 +91,7 @@ public final class JobSpecValidator {
             errors.add(new FieldError("bbox", "a job from a tile list takes its tiles from the list; leave bbox out"));
         }
         if (tms != null) {
-            fitsTheSet(tms, zoom, bbox, errors);
+            fitsTheSet(tms, zoom, inSetCrs ? null : bbox, errors);
         }
         if (hasArea && (tms == null || tms.isQuad()) && metatile != null
                 && !AreaPlan.isPowerOfTwoSquare(metatile.width(), metatile.height())) {
@@ -100,7 +105,7 @@ public final class JobSpecValidator {
         JobArea area = request.coverage() != null ? coverage(request.coverage(), layer, bbox)
                 : request.tiles() != null ? tileList(request.tiles(), tms, layer) : null;
         JobSpec spec = new JobSpec(layer.name(), tms, zoom[0], zoom[1], bbox, format, mode, metatile,
-                request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area);
+                request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area, crsBbox);
         OptionalLong tiles = plans.tileCount(spec, limits.maxTilesPerJob());
         if (tiles.isEmpty()) {
             long exact = area == null ? MetatilePlan.of(spec).tileCount() : -1;
@@ -258,6 +263,65 @@ public final class JobSpecValidator {
             errors.add(new FieldError("bbox", "is inverted: minLat " + minY + " is greater than maxLat " + maxY));
         }
         return errors.size() > before ? null : new Bounds(minX, minY, maxX, maxY);
+    }
+
+    /**
+     * Whether the request's bbox is in the set's CRS: {@code bboxCrs} names it (CRS84, the default, is not). A
+     * {@code bboxCrs} that is wrong adds its error, and the bbox is not read.
+     */
+    private static boolean inSetCrs(JobRequest request, TileMatrixSet tms, List<FieldError> errors) {
+        if (request.bboxCrs() == null) {
+            return false;
+        }
+        Crs crs;
+        try {
+            crs = Crs.of(request.bboxCrs(), false);
+        } catch (IllegalArgumentException e) {
+            errors.add(new FieldError("bboxCrs", e.getMessage()));
+            return false;
+        }
+        if (crs == Crs.CRS84 || tms == null) {
+            return false;
+        }
+        int before = errors.size();
+        if (!crs.code().equals(tms.crs())) {
+            errors.add(new FieldError("bboxCrs", "'" + request.bboxCrs() + "' is neither CRS84 nor the CRS of "
+                    + tms.id() + ", " + tms.crs()));
+        }
+        if (request.bbox() == null) {
+            errors.add(new FieldError("bboxCrs", "names the CRS of bbox; give a bbox with it"));
+        }
+        if (request.coverage() != null || request.tiles() != null) {
+            errors.add(new FieldError("bboxCrs", "a job with a coverage or a tile list takes a bbox in CRS84"));
+        }
+        return errors.size() == before;
+    }
+
+    /** A bbox in the set's CRS, in that CRS's axis order; as easting and northing. */
+    private static Bounds crsBbox(List<Double> bbox, TileMatrixSet tms, List<FieldError> errors) {
+        boolean northingFirst = tms.referenceSystem().northingFirst();
+        String order = northingFirst ? "[minNorthing, minEasting, maxNorthing, maxEasting]"
+                : "[minEasting, minNorthing, maxEasting, maxNorthing]";
+        if (bbox.size() != 4 || bbox.stream().anyMatch(v -> v == null || !Double.isFinite(v))) {
+            errors.add(new FieldError("bbox", "must be four numbers " + order + " in " + tms.crs() + ", got "
+                    + bbox));
+            return null;
+        }
+        int x = northingFirst ? 1 : 0;
+        int y = 1 - x;
+        if (bbox.get(x) >= bbox.get(x + 2) || bbox.get(y) >= bbox.get(y + 2)) {
+            errors.add(new FieldError("bbox", bbox + " is empty or inverted; it is " + order + " in " + tms.crs()));
+            return null;
+        }
+        Bounds crsBbox = new Bounds(bbox.get(x), bbox.get(y), bbox.get(x + 2), bbox.get(y + 2));
+        Bounds extent = tms.crsBounds();
+        if (crsBbox.maxX() <= extent.minX() || crsBbox.minX() >= extent.maxX() || crsBbox.maxY() <= extent.minY()
+                || crsBbox.minY() >= extent.maxY()) {
+            errors.add(new FieldError("bbox", bbox + " lies outside the extent of " + tms.id() + " (" + tms.crs()
+                    + " " + extent + ")"));
+            return null;
+        }
+        return crsBbox;
     }
 
     private static MetatileSize metatile(JobRequest.Metatile metatile, LayerInfo layer, List<FieldError> errors) {

@@ -186,6 +186,71 @@ class JobSpecValidatorTest {
         assertThat(europeErrors("EuropeanETRS89_LAEAQuad", 2, null, coverage)).isEmpty();
     }
 
+    private JobRequest inSetCrs(String set, List<Double> bbox, String bboxCrs, JsonNode coverage) {
+        return new JobRequest("europe", set, new JobRequest.Zoom(0, 2), bbox, null, null, null, null, null, null,
+                coverage, null, bboxCrs);
+    }
+
+    private List<FieldError> inSetCrsErrors(String set, List<Double> bbox, String bboxCrs, JsonNode coverage) {
+        InvalidJobException e = catchThrowableOfType(InvalidJobException.class,
+                () -> europe.validate(inSetCrs(set, bbox, bboxCrs, coverage)));
+        return e == null ? List.of() : e.errors();
+    }
+
+    /**
+     * A bbox in the set's own CRS, in its axis order: the job's tiles are those that meet it there (not those of a
+     * CRS84 envelope), its CRS84 bbox the envelope that says where it is, and it reads back as it was given.
+     */
+    @Test
+    void aBboxInTheSetsOwnCrsSelectsTheTilesThatMeetItThereInTheCrsAxisOrder() {
+        JobSpec swiss = europe.validate(inSetCrs("ValidatorSwiss", List.of(2600000.0, 1100000.0, 2700000.0,
+                1200000.0), "http://www.opengis.net/def/crs/EPSG/0/2056", null));
+        assertThat(swiss.crsBbox()).isEqualTo(new Bounds(2600000, 1100000, 2700000, 1200000));
+        // Matrix 2: 64 km tiles from (2420000, 1350000): columns 2.81..4.38, rows 2.34..3.91.
+        assertThat(swiss.tiles(2)).isEqualTo(SWISS.tileRangeOf(swiss.crsBbox(), 2));
+        assertThat(List.of(swiss.tiles(2).minX(), swiss.tiles(2).maxX(), swiss.tiles(2).minY(),
+                swiss.tiles(2).maxY())).containsExactly(2, 4, 2, 3);
+        assertThat(swiss.bbox().minX()).isBetween(7.0, 7.8);
+        assertThat(swiss.bbox().maxY()).isBetween(46.8, 47.6);
+        assertThat(europe.validate(swiss.toRequest())).isEqualTo(swiss);
+        assertThat(swiss.toRequest().bboxCrs()).isEqualTo("EPSG:2056");
+
+        JobSpec laea = europe.validate(inSetCrs("EuropeanETRS89_LAEAQuad", List.of(2500000.0, 4000000.0,
+                3000000.0, 4500000.0), "EPSG:3035", null));
+        assertThat(laea.crsBbox()).as("northing first in EPSG:3035").isEqualTo(new Bounds(4000000, 2500000,
+                4500000, 3000000));
+        assertThat(laea.toRequest().bbox()).containsExactly(2500000.0, 4000000.0, 3000000.0, 4500000.0);
+        assertThat(europe.validate(laea.toRequest())).isEqualTo(laea);
+
+        assertThat(europe.validate(inSetCrs("ValidatorSwiss", List.of(7.0, 46.0, 8.0, 47.0), "OGC:CRS84", null))
+                .crsBbox()).as("CRS84 named").isNull();
+    }
+
+    @Test
+    void aBboxCrsThatIsNotTheSetsOrABboxOutsideItIsRefusedNamingWhy() throws Exception {
+        List<Double> bern = List.of(2590000.0, 1190000.0, 2610000.0, 1210000.0);
+        JsonNode coverage = new ObjectMapper().readTree(
+                "{\"type\": \"Polygon\", \"coordinates\": [[[7, 46], [8, 46], [8, 47], [7, 47], [7, 46]]]}");
+
+        assertThat(inSetCrsErrors("ValidatorSwiss", bern, "EPSG:4326", null)).containsExactly(new FieldError(
+                "bboxCrs", "'EPSG:4326' is neither CRS84 nor the CRS of ValidatorSwiss, EPSG:2056"));
+        assertThat(inSetCrsErrors("ValidatorSwiss", bern, "LV95", null)).extracting(FieldError::field)
+                .containsExactly("bboxCrs");
+        assertThat(inSetCrsErrors("ValidatorSwiss", null, "EPSG:2056", null)).containsExactly(new FieldError(
+                "bboxCrs", "names the CRS of bbox; give a bbox with it"));
+        assertThat(inSetCrsErrors("ValidatorSwiss", bern, "EPSG:2056", coverage)).containsExactly(new FieldError(
+                "bboxCrs", "a job with a coverage or a tile list takes a bbox in CRS84"));
+        assertThat(inSetCrsErrors("ValidatorSwiss", List.of(2610000.0, 1190000.0, 2590000.0, 1210000.0),
+                "EPSG:2056", null)).extracting(FieldError::reason).singleElement().asString()
+                .contains("is empty or inverted").contains("[minEasting, minNorthing, maxEasting, maxNorthing]");
+        assertThat(inSetCrsErrors("ValidatorSwiss", List.of(100.0, 100.0, 200.0, 200.0), "EPSG:2056", null))
+                .extracting(FieldError::reason).singleElement().asString()
+                .contains("lies outside the extent of ValidatorSwiss (EPSG:2056");
+        assertThat(inSetCrsErrors("EuropeanETRS89_LAEAQuad", List.of(1.0, 2.0, 3.0), "EPSG:3035", null))
+                .extracting(FieldError::reason).singleElement().asString()
+                .contains("[minNorthing, minEasting, maxNorthing, maxEasting]");
+    }
+
     @Test
     void anUnknownFormatIsRefused() {
         FieldError error = onlyError(with(Fixtures.minimalRequest(), null, "gif", null));

@@ -425,6 +425,17 @@ public final class TileMatrixSet {
         if (this == WORLD_CRS84_QUAD) {
             return Bounds.WORLD_CRS84;
         }
+        return crs84Envelope(extent);
+    }
+
+    /**
+     * The CRS84 envelope of {@code area}, a rectangle in this set's CRS (easting and northing), sampled on a
+     * {@value #ENVELOPE_SAMPLES}² grid and transformed, clamped to the world; the world if no point has a place.
+     */
+    public Bounds crs84Envelope(Bounds area) {
+        if (crs == Crs.CRS84) {
+            return area;
+        }
         double minLon = 180;
         double minLat = 90;
         double maxLon = -180;
@@ -432,8 +443,8 @@ public final class TileMatrixSet {
         int steps = ENVELOPE_SAMPLES - 1;
         for (int i = 0; i <= steps; i++) {
             for (int j = 0; j <= steps; j++) {
-                double[] lonLat = crs.toCrs84(extent.minX() + extent.width() * i / steps,
-                        extent.minY() + extent.height() * j / steps);
+                double[] lonLat = crs.toCrs84(area.minX() + area.width() * i / steps,
+                        area.minY() + area.height() * j / steps);
                 if (Double.isNaN(lonLat[0])) {
                     continue;
                 }

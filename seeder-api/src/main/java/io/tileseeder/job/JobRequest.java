@@ -14,7 +14,8 @@ import java.util.Map;
  * @param tileMatrixSet a set the layer offers, by identifier: {@code WebMercatorQuad} (default), {@code WorldCRS84Quad},
  *                      another well-known set, or one of the layers file's
  * @param zoom          the zoom levels, both ends inclusive (required)
- * @param bbox          {@code [minLon, minLat, maxLon, maxLat]} in CRS84 degrees; the whole world if absent
+ * @param bbox          {@code [minLon, minLat, maxLon, maxLat]} in CRS84 degrees, or with {@code bboxCrs} in the
+ *                      set's CRS, in that CRS's axis order; the whole world if absent
  * @param format        {@code png} (default) or {@code jpeg}
  * @param mode          {@code seed} (default), {@code reseed} or {@code truncate}
  * @param metatile      tiles per metatile; the layer's default if absent
@@ -26,15 +27,26 @@ import java.util.Map;
  *                      MultiPolygon, Feature or FeatureCollection in CRS84, or the name of one of the layer's coverages
  * @param tiles         only these tiles, with their ancestors and descendants within the zoom levels: {@code z/x/y}
  *                      lines in one string (osm2pgsql's expire output), or an array of {@code z/x/y} strings
+ * @param bboxCrs       the CRS of {@code bbox}: CRS84 (the default; {@code OGC:CRS84} or its URI) or the set's own
+ *                      ({@code EPSG:2056}, its URI or URN)
  */
 public record JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format,
                          String mode, Metatile metatile, Instant refreshBefore, Integer priority,
-                         Map<String, String> labels, JsonNode coverage, JsonNode tiles) {
+                         Map<String, String> labels, JsonNode coverage, JsonNode tiles, String bboxCrs) {
+
+    /** A job over a bbox in CRS84, a coverage or a tile list. */
+    public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,
+                      Metatile metatile, Instant refreshBefore, Integer priority, Map<String, String> labels,
+                      JsonNode coverage, JsonNode tiles) {
+        this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, coverage,
+                tiles, null);
+    }
 
     /** A job over a bbox. */
     public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,
                       Metatile metatile, Instant refreshBefore, Integer priority, Map<String, String> labels) {
-        this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, null, null);
+        this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, null, null,
+                null);
     }
 
     /** Zoom levels {@code min..max}, inclusive. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.adapters.JobStoreContract;
+import io.tileseeder.grid.Bounds;
 import io.tileseeder.job.JobArea;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
@@ -40,6 +41,17 @@ class RedisJobCodecTest {
             List<Object> snapshot = List.of(KEY, List.copyOf(RedisJobCodec.fields(withArea)), List.of(), -1L);
             assertThat(RedisJobCodec.parse(snapshot)).isEqualTo(withArea);
         }
+    }
+
+    @Test
+    void aJobOverABboxInItsSetsCrsReadsBackWithIt() {
+        JobSpec spec = JobStoreContract.SPEC;
+        JobStatus inSetCrs = JobStatus.submitted("job-3", new JobSpec(spec.layer(), spec.tileMatrixSet(),
+                spec.minZoom(), spec.maxZoom(), spec.bbox(), spec.format(), spec.mode(), spec.metatile(),
+                spec.refreshBefore(), spec.priority(), spec.labels(), null, new Bounds(-1000, -2000, 3000, 4000)),
+                10, Instant.EPOCH, null);
+        List<Object> snapshot = List.of(KEY, List.copyOf(RedisJobCodec.fields(inSetCrs)), List.of(), -1L);
+        assertThat(RedisJobCodec.parse(snapshot)).isEqualTo(inSetCrs);
     }
 
     @Test

@@ -64,7 +64,7 @@ public final class CliArgs {
             }
         } catch (NumberFormatException e) {
             throw new ParameterException(spec.commandLine(), option + ": '" + text
-                    + "' is not four numbers minLon,minLat,maxLon,maxLat");
+                    + "' is not four numbers: minLon,minLat,maxLon,maxLat, or the corners in --bbox-crs");
         }
         return values;
     }

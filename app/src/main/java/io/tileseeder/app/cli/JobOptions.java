@@ -17,8 +17,13 @@ final class JobOptions {
     @Option(names = "--zoom", required = true, paramLabel = "MIN-MAX", description = "Zoom levels, e.g. 0-5, or 7 for one level.")
     String zoom;
 
-    @Option(names = "--bbox", paramLabel = "W,S,E,N", description = "Area in longitude/latitude degrees (default: the world).")
+    @Option(names = "--bbox", paramLabel = "W,S,E,N", description = "Area in longitude/latitude degrees, or in "
+            + "--bbox-crs (default: the world).")
     String bbox;
+
+    @Option(names = "--bbox-crs", paramLabel = "CRS", description = "The CRS of --bbox: CRS84 (the default) or the "
+            + "tile matrix set's own, e.g. EPSG:2056, its numbers in that CRS's axis order.")
+    String bboxCrs;
 
     @Option(names = "--tile-matrix-set", paramLabel = "ID", defaultValue = "WebMercatorQuad",
             description = "A tile matrix set the layer offers: WebMercatorQuad, WorldCRS84Quad, another well-known "
@@ -65,6 +70,6 @@ final class JobOptions {
                 bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
                 metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, priority,
                 labels, coverage == null ? null : CliArgs.coverage(spec, "--coverage", coverage),
-                tiles == null ? null : TextNode.valueOf(CliArgs.text(spec, "--tiles", tiles)));
+                tiles == null ? null : TextNode.valueOf(CliArgs.text(spec, "--tiles", tiles)), bboxCrs);
     }
 }

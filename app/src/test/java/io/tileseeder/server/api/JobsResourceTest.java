@@ -396,6 +396,28 @@ class JobsResourceTest {
                 .hasSize(before);
     }
 
+    /** A bbox in EPSG:3035, northing first: the dry run plans the tiles that meet it and echoes it as given. */
+    @Test
+    void aDryRunOfABboxInTheSetsOwnCrsPlansItsTilesAndEchoesIt() {
+        Response answer = given().contentType(ContentType.JSON).body("""
+                {"layer": "world", "tileMatrixSet": "EuropeanETRS89_LAEAQuad", "zoom": {"min": 3, "max": 3},
+                 "bbox": [2500000, 4000000, 3000000, 4500000], "bboxCrs": "urn:ogc:def:crs:EPSG::3035"}""")
+                .when().post(JOBS + "?dryRun=true").andReturn();
+
+        assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(200);
+        JsonPath estimate = answer.jsonPath();
+        assertThat(estimate.getString("spec.bboxCrs")).isEqualTo("EPSG:3035");
+        assertThat(estimate.getList("spec.bbox", Double.class)).containsExactly(2500000.0, 4000000.0, 3000000.0,
+                4500000.0);
+        // Northing 2,500,000..3,000,000, easting 4,000,000..4,500,000. Zoom 3: 562,500 m tiles from easting
+        // 2,000,000 and northing 5,500,000: columns 3..4, rows 4..5.
+        assertThat(estimate.getList("zooms.tiles", Long.class)).containsExactly(4L);
+        assertThat(assertProblem(post("""
+                {"layer": "world", "tileMatrixSet": "EuropeanETRS89_LAEAQuad", "zoom": {"min": 3, "max": 3},
+                 "bbox": [2500000, 4000000, 3000000, 4500000], "bboxCrs": "EPSG:3857"}"""), 400, "bboxCrs"))
+                .contains("neither CRS84 nor the CRS of EuropeanETRS89_LAEAQuad, EPSG:3035");
+    }
+
     @Test
     void aDryRunChecksTheJobAndItsFlagAsASubmissionDoes() {
         String flag = assertProblem(given().contentType(ContentType.JSON).body(OTHER_JOB).when()

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tileseeder.job.Digests;
+import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerInfo;
@@ -73,6 +74,12 @@ public final class Manifest {
         about.putObject("zoom").put("min", spec.minZoom()).put("max", spec.maxZoom());
         about.putArray("bbox").add(spec.bbox().minX()).add(spec.bbox().minY()).add(spec.bbox().maxX())
                 .add(spec.bbox().maxY());
+        if (spec.crsBbox() != null) {
+            JobRequest asGiven = spec.toRequest();
+            ArrayNode crsBbox = about.putArray("crsBbox");
+            asGiven.bbox().forEach(crsBbox::add);
+            about.put("bboxCrs", asGiven.bboxCrs());
+        }
         if (spec.area() != null) {
             ObjectNode area = about.putObject("area");
             area.put("kind", spec.area().kind().name().toLowerCase(Locale.ROOT));

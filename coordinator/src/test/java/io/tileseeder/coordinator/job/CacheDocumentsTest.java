@@ -155,6 +155,24 @@ class CacheDocumentsTest {
                 .contains("WMTSCapabilities-png.xml describes these WorldCRS84Quad tiles");
     }
 
+    /** A bbox given in the set's CRS is in the manifest as given (EPSG:3035 is northing first), beside its CRS84. */
+    @Test
+    void theManifestOfAJobWithABboxInTheSetsCrsSaysItAsGiven() throws Exception {
+        InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
+        TileMatrixSet laea = TileMatrixSet.byId("EuropeanETRS89_LAEAQuad").orElseThrow();
+        Bounds crsBbox = new Bounds(4000000, 2500000, 4500000, 3000000);
+        JobSpec spec = new JobSpec("world", laea, 0, 1, laea.crs84Envelope(crsBbox), TileFormat.PNG, Mode.SEED,
+                MetatileSize.DEFAULT, null, 0, Map.of(), null, crsBbox);
+        JobStatus job = store.create(JobStatus.submitted("job-l", spec, MetatilePlan.of(spec).tileCount(),
+                Instant.now(), null));
+
+        JsonNode about = new ObjectMapper().readTree(Manifest.document(job, WORLD, Instant.now())).path("job");
+
+        assertThat(about.path("bboxCrs").asText()).isEqualTo("EPSG:3035");
+        assertThat(about.path("crsBbox").toString()).isEqualTo("[2500000.0,4000000.0,3000000.0,4500000.0]");
+        assertThat(about.path("bbox").get(0).asDouble()).isBetween(5.0, 20.0);
+    }
+
     private static Document parse(byte[] xml) throws Exception {
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(true);

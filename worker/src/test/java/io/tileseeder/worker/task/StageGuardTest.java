@@ -29,7 +29,6 @@ import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -103,7 +102,7 @@ class StageGuardTest {
 
         queue.publish(task);
 
-        await(() -> workers.failure().isPresent());
+        WorkerFixtures.await(() -> workers.failure().isPresent());
         assertThat(workers.failure()).hasValueSatisfying(failure -> {
             assertThat(failure.stage()).isEqualTo(fault.stage);
             assertThat(failure.cause()).isInstanceOf(AssertionError.class).hasMessage("a bug at " + fault);
@@ -163,7 +162,7 @@ class StageGuardTest {
     }
 
     private void assertLetGo(MetatileTask task) {
-        await(() -> registry.get("seeder.tasks.in.flight").gauge().value() == 0);
+        WorkerFixtures.await(() -> registry.get("seeder.tasks.in.flight").gauge().value() == 0);
         assertThat(gate.passesOpen(task.jobId())).as("passes open").isZero();
         assertThat(lock.released()).as("locks let go").isEqualTo(lock.acquired());
         assertThat(queue.verdictErrors()).isEmpty();
@@ -228,10 +227,4 @@ class StageGuardTest {
         }
     }
 
-    /** Waits until {@code condition} holds (it does in a moment, or the test times out). */
-    private static void await(BooleanSupplier condition) {
-        while (!condition.getAsBoolean()) {
-            Thread.onSpinWait();
-        }
-    }
-}
+    /** Waits until {@code condition} holds (it does in a moment, or the test times out). */}

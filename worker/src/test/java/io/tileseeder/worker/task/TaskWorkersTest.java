@@ -382,7 +382,7 @@ class TaskWorkersTest {
         assertThat(store.entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("checking; log %s", log).isTrue();
 
         Thread closing = Thread.ofPlatform().name("closing").start(workers::close);
-        awaitState(closing, Thread.State.TIMED_WAITING); // draining: waiting for the render thread
+        WorkerFixtures.await(() -> closing.getState() == Thread.State.TIMED_WAITING); // draining: waiting for the render thread
         store.open.countDown();
         closing.join(Duration.ofSeconds(WAIT_SECONDS));
 
@@ -457,13 +457,6 @@ class TaskWorkersTest {
 
     private static Outages outages(Duration budget) {
         return new Outages(budget, Clock.systemUTC());
-    }
-
-    /** Waits until {@code thread} is in {@code state} (it gets there in a moment, or the test times out). */
-    private static void awaitState(Thread thread, Thread.State state) {
-        while (thread.getState() != state) {
-            Thread.onSpinWait();
-        }
     }
 
     // ---- in-test adapters -----------------------------------------------------------------------------------

@@ -41,6 +41,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import javax.imageio.ImageIO;
 import org.locationtech.jts.geom.Coordinate;
 import org.locationtech.jts.geom.CoordinateSequence;
@@ -69,6 +71,16 @@ public final class WorkerFixtures {
     private static final String COUNTRIES = "layers/world/countries.geojson";
 
     private static final Map<TileMatrixSet, STRtree> LAND = new HashMap<>();
+
+    /**
+     * Waits until {@code condition} holds, looking every millisecond (the test's timeout bounds it): the threads it
+     * waits for get the cores, which a spinning test thread would take from them on a loaded machine.
+     */
+    static void await(BooleanSupplier condition) {
+        while (!condition.getAsBoolean()) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
 
     private WorkerFixtures() {
     }

@@ -236,7 +236,6 @@ class PipelineStagesTest {
         return registry.get(name).tag("stage", stage.tag()).gauge().value();
     }
 
-    /** Waits until {@code condition} holds (it does in a moment, or the test times out). */
     /**
      * A store whose look-ups of existing tiles wait until {@link #checked} is counted down, and whose writes until
      * {@link #written} is; {@link #checking} and {@link #writing} open when the first of each starts waiting.

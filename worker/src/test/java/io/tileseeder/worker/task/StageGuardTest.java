@@ -226,5 +226,4 @@ class StageGuardTest {
             throw (RuntimeException) t;
         }
     }
-
-    /** Waits until {@code condition} holds (it does in a moment, or the test times out). */}
+}

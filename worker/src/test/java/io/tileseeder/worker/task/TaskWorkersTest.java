@@ -382,7 +382,8 @@ class TaskWorkersTest {
         assertThat(store.entered.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("checking; log %s", log).isTrue();
 
         Thread closing = Thread.ofPlatform().name("closing").start(workers::close);
-        WorkerFixtures.await(() -> closing.getState() == Thread.State.TIMED_WAITING); // draining: waiting for the render thread
+        // Draining: waiting for the render thread.
+        WorkerFixtures.await(() -> closing.getState() == Thread.State.TIMED_WAITING);
         store.open.countDown();
         closing.join(Duration.ofSeconds(WAIT_SECONDS));
 

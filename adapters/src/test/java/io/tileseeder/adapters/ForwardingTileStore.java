@@ -1,12 +1,13 @@
 package io.tileseeder.adapters;
 
-import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /** A store that passes every call on to another; subclasses change one call. */
@@ -28,8 +29,13 @@ public class ForwardingTileStore implements TileStore {
     }
 
     @Override
-    public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
-        return delegate.hasTiles(layer, tileMatrixSet, z);
+    public boolean hasTiles(TileCache cache, int z) throws IOException {
+        return delegate.hasTiles(cache, z);
+    }
+
+    @Override
+    public List<String> cachesWith(TileCache cache, int depth, String document) throws IOException {
+        return delegate.cachesWith(cache, depth, document);
     }
 
     @Override
@@ -48,20 +54,18 @@ public class ForwardingTileStore implements TileStore {
     }
 
     @Override
-    public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
-                              String contentType) throws IOException {
-        delegate.writeMetadata(layer, tileMatrixSet, name, content, contentType);
+    public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
+        delegate.writeMetadata(cache, name, content, contentType);
     }
 
     @Override
-    public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) throws IOException {
-        return delegate.hasMetadata(layer, tileMatrixSet, name);
+    public boolean hasMetadata(TileCache cache, String name) throws IOException {
+        return delegate.hasMetadata(cache, name);
     }
 
     @Override
-    public void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names)
-            throws IOException {
-        delegate.deleteMetadata(layer, tileMatrixSet, names);
+    public void deleteMetadata(TileCache cache, Collection<String> names) throws IOException {
+        delegate.deleteMetadata(cache, names);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.tileseeder.adapters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.message.MetatileTask;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,7 +78,8 @@ public abstract class TaskQueueContract {
         int x = (int) seq;
         return new MetatileTask(MetatileTask.VERSION, jobId, seq, "roads", TileMatrixSet.WEB_MERCATOR_QUAD,
                 TileFormat.PNG, seq % 2 == 0 ? Mode.SEED : Mode.RESEED, 12, x, 7, 4, 4, x * 4, 28, x * 4 + 3, 31,
-                seq % 2 == 0 ? null : Instant.parse("2026-03-04T05:06:07.123Z"), null);
+                seq % 2 == 0 ? null : Instant.parse("2026-03-04T05:06:07.123Z"), null,
+                seq % 3 == 0 ? new DimensionValues(Map.of("TIME", "2026-11-26T12:05:00Z")) : null);
     }
 
     protected void offerAll(int count) throws InterruptedException {

@@ -3,6 +3,7 @@ package io.tileseeder.adapters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
@@ -32,9 +33,8 @@ public abstract class TileStoreContract {
     /** A store with nothing in it, the same one for the whole test method. */
     protected abstract TileStore store();
 
-    /** The document at {@code {layer}/{tileMatrixSet}/{name}} in the store, read without the TileStore port. */
-    protected abstract Optional<byte[]> readMetadata(String layer, TileMatrixSet tileMatrixSet, String name)
-            throws IOException;
+    /** The document at {@code {cache}/{name}} in the store, read without the TileStore port. */
+    protected abstract Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException;
 
     @Test
     void whatIsWrittenReadsBackByteForByte() throws Exception {
@@ -159,11 +159,11 @@ public abstract class TileStoreContract {
     void metadataIsStoredBesideTheLayersTiles() throws Exception {
         byte[] doc = "{\"tilejson\": \"3.0.0\"}".getBytes(StandardCharsets.UTF_8);
 
-        store().writeMetadata("world", TMS, "tilejson-png.json", doc, "application/json");
+        store().writeMetadata(new TileCache("world", TMS), "tilejson-png.json", doc, "application/json");
 
-        assertThat(readMetadata("world", TMS, "tilejson-png.json")).hasValueSatisfying(b -> assertThat(b)
+        assertThat(readMetadata(new TileCache("world", TMS), "tilejson-png.json")).hasValueSatisfying(b -> assertThat(b)
                 .isEqualTo(doc));
-        assertThat(readMetadata("world", TMS, "absent.json")).isEmpty();
+        assertThat(readMetadata(new TileCache("world", TMS), "absent.json")).isEmpty();
     }
 
     @Test
@@ -171,41 +171,41 @@ public abstract class TileStoreContract {
         byte[] mark = "job-1\n".getBytes(StandardCharsets.UTF_8);
         String first = "done/png-4x4-skip/3/0/1";
         String second = "done/png-4x4-skip/3/1/1";
-        store().writeMetadata("world", TMS, first, mark, "text/plain");
-        store().writeMetadata("world", TMS, second, mark, "text/plain");
+        store().writeMetadata(new TileCache("world", TMS), first, mark, "text/plain");
+        store().writeMetadata(new TileCache("world", TMS), second, mark, "text/plain");
         store().write(List.of(new EncodedTile(key(TileCoord.of(3, 0, 4)), mark)));
 
-        assertThat(store().hasMetadata("world", TMS, first)).isTrue();
-        assertThat(store().hasMetadata("world", TMS, "done/png-4x4-skip/3/0/2")).isFalse();
-        assertThat(store().hasMetadata("other", TMS, first)).as("another layer's").isFalse();
+        assertThat(store().hasMetadata(new TileCache("world", TMS), first)).isTrue();
+        assertThat(store().hasMetadata(new TileCache("world", TMS), "done/png-4x4-skip/3/0/2")).isFalse();
+        assertThat(store().hasMetadata(new TileCache("other", TMS), first)).as("another layer's").isFalse();
 
-        store().deleteMetadata("world", TMS, List.of(first, "done/png-4x4-store/3/0/1", first));
+        store().deleteMetadata(new TileCache("world", TMS), List.of(first, "done/png-4x4-store/3/0/1", first));
 
-        assertThat(store().hasMetadata("world", TMS, first)).isFalse();
-        assertThat(store().hasMetadata("world", TMS, second)).isTrue();
+        assertThat(store().hasMetadata(new TileCache("world", TMS), first)).isFalse();
+        assertThat(store().hasMetadata(new TileCache("world", TMS), second)).isTrue();
         assertThat(store().read(key(TileCoord.of(3, 0, 4)))).as("a tile beside them").isPresent();
-        store().deleteMetadata("world", TMS, List.of());
-        assertThat(store().hasMetadata("world", TMS, second)).isTrue();
+        store().deleteMetadata(new TileCache("world", TMS), List.of());
+        assertThat(store().hasMetadata(new TileCache("world", TMS), second)).isTrue();
     }
 
     @Test
     void aZoomHasTilesOnceOneOfItsTilesIsStoredAndDocumentsDoNotCount() throws Exception {
-        assertThat(store().hasTiles("world", TMS, 3)).as("an empty store").isFalse();
-        store().writeMetadata("world", TMS, "done/png-4x4-skip/3/0/1", new byte[]{1}, "text/plain");
-        store().writeMetadata("world", TMS, "3.json", new byte[]{1}, "application/json");
-        assertThat(store().hasTiles("world", TMS, 3)).as("documents beside the tiles only").isFalse();
+        assertThat(store().hasTiles(new TileCache("world", TMS), 3)).as("an empty store").isFalse();
+        store().writeMetadata(new TileCache("world", TMS), "done/png-4x4-skip/3/0/1", new byte[]{1}, "text/plain");
+        store().writeMetadata(new TileCache("world", TMS), "3.json", new byte[]{1}, "application/json");
+        assertThat(store().hasTiles(new TileCache("world", TMS), 3)).as("documents beside the tiles only").isFalse();
 
         store().write(List.of(new EncodedTile(new TileKey("world", TMS, TileCoord.of(3, 5, 2), TileFormat.JPEG),
                 new byte[]{2})));
 
-        assertThat(store().hasTiles("world", TMS, 3)).as("a tile of another format than png").isTrue();
-        assertThat(store().hasTiles("world", TMS, 4)).as("the next zoom").isFalse();
-        assertThat(store().hasTiles("world", TileMatrixSet.WORLD_CRS84_QUAD, 3)).as("another tile matrix set")
+        assertThat(store().hasTiles(new TileCache("world", TMS), 3)).as("a tile of another format than png").isTrue();
+        assertThat(store().hasTiles(new TileCache("world", TMS), 4)).as("the next zoom").isFalse();
+        assertThat(store().hasTiles(new TileCache("world", TileMatrixSet.WORLD_CRS84_QUAD), 3)).as("another tile matrix set")
                 .isFalse();
-        assertThat(store().hasTiles("other", TMS, 3)).as("another layer").isFalse();
+        assertThat(store().hasTiles(new TileCache("other", TMS), 3)).as("another layer").isFalse();
         store().write(List.of(new EncodedTile(key(TileCoord.of(13, 0, 0)), new byte[]{3})));
-        assertThat(store().hasTiles("world", TMS, 1)).as("zoom 1 beside zoom 13").isFalse();
-        assertThat(store().hasTiles("world", TMS, 13)).isTrue();
+        assertThat(store().hasTiles(new TileCache("world", TMS), 1)).as("zoom 1 beside zoom 13").isFalse();
+        assertThat(store().hasTiles(new TileCache("world", TMS), 13)).isTrue();
     }
 
     /** What the TileJSON's zoom range is made of: a truncate that deletes every tile of a zoom narrows it. */
@@ -217,10 +217,10 @@ public abstract class TileStoreContract {
                 new EncodedTile(deleted.get(1), new byte[]{3})));
 
         store().delete(deleted);
-        assertThat(store().hasTiles("world", TMS, 4)).as("one tile of the zoom left").isTrue();
+        assertThat(store().hasTiles(new TileCache("world", TMS), 4)).as("one tile of the zoom left").isTrue();
 
         store().delete(List.of(kept));
-        assertThat(store().hasTiles("world", TMS, 4)).as("every tile of the zoom deleted").isFalse();
+        assertThat(store().hasTiles(new TileCache("world", TMS), 4)).as("every tile of the zoom deleted").isFalse();
     }
 
     @Test

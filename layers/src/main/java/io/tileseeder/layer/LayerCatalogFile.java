@@ -17,6 +17,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileMatrixSetJson;
 import io.tileseeder.job.Digests;
 import io.tileseeder.job.JsonProblems;
+import io.tileseeder.job.Dimension;
 import io.tileseeder.job.TileFormat;
 import java.awt.Color;
 import java.io.IOException;
@@ -62,6 +63,12 @@ import java.util.stream.Collectors;
  *       data: [world/countries.geojson]   # relative to this file; classpath:PATH for bundled data
  *     coverages:                     # areas a job may name as its coverage: GeoJSON Polygons or
  *       africa: world/africa.geojson #   MultiPolygons (or Features of them) in CRS84, relative to this file
+ *     dimensions:                    # wms only: request parameters whose every value is a cache of its own
+ *       - name: TIME                 # TIME, ELEVATION, STYLES, DIM_*, or any vendor parameter of the upstream
+ *         type: time                 # time | number | text; default: time for TIME, number for ELEVATION
+ *         values: ["2026-11-01T00:00Z/2026-12-01T00:00Z/PT5M"]   # values, and min/max[/resolution] intervals
+ *         pattern: "[a-z]+"          # text only: a regular expression every value matches whole
+ *         default: "2026-11-26T12:05Z"   # the value of a job that names none; without it, a job must name one
  *     style:                         # rules applied in order; each draws fill then stroke
  *       - zoom: {min: 0, max: 24}
  *         fill: "#f2efe9"
@@ -81,6 +88,8 @@ public final class LayerCatalogFile {
     /** In a layer's tileMatrixSets: every well-known set of the OGC registry. */
     private static final String ALL_WELL_KNOWN = "*";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
+    /** The most dimensions a layer may have: each is a level of folders of its caches. */
+    private static final int MAX_DIMENSIONS = 4;
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final ObjectMapper CANONICAL = JsonMapper.builder()
@@ -266,7 +275,49 @@ public final class LayerCatalogFile {
         return new LayerConfig(raw.name(), Objects.requireNonNullElse(raw.title(), raw.name()),
                 Objects.requireNonNullElse(raw.attribution(), ""), minZoom, maxZoom, sets, formats, metatile,
                 gutter, empty, background, pngLevel, jpegQuality, webpQuality, source, coverages(raw, at, resolve),
-                configHash(raw));
+                configHash(raw), dimensions(raw.dimensions(), source, at));
+    }
+
+    /**
+     * The layer's dimensions, each checked: a wms layer's only, names distinct (in any case) and none a GetMap
+     * parameter the seeder sets itself (but STYLES, whose value then replaces the source's styles) or one of the
+     * source's {@code params}.
+     */
+    private static List<Dimension> dimensions(List<RawDimension> raws, SourceConfig source, String at) {
+        if (raws == null || raws.isEmpty()) {
+            return List.of();
+        }
+        check(source instanceof WmsSourceConfig, at, "dimensions: only a wms layer has request parameters to vary");
+        check(raws.size() <= MAX_DIMENSIONS, at, "dimensions: at most " + MAX_DIMENSIONS + ", got " + raws.size());
+        WmsSourceConfig wms = (WmsSourceConfig) source;
+        Set<String> seen = new HashSet<>();
+        List<Dimension> dimensions = new ArrayList<>();
+        for (int i = 0; i < raws.size(); i++) {
+            RawDimension raw = raws.get(i);
+            String where = at + ".dimensions[" + i + "]";
+            check(raw != null && raw.name() != null, where, "name: required");
+            String upper = raw.name().toUpperCase(Locale.ROOT);
+            check(seen.add(upper), where, "name: " + raw.name() + " is declared twice");
+            check(upper.equals("STYLES") || !WmsSourceConfig.RESERVED.contains(upper), where, "name: " + raw.name()
+                    + " is a GetMap parameter the seeder sets itself");
+            check(wms.params().keySet().stream().noneMatch(p -> p.equalsIgnoreCase(raw.name())), where, "name: "
+                    + raw.name() + " is also one of source.params; a dimension's value is sent instead");
+            Dimension.Kind kind = Dimension.Kind.of(raw.name());
+            if (raw.type() != null) {
+                try {
+                    kind = Dimension.Kind.valueOf(raw.type().toUpperCase(Locale.ROOT));
+                } catch (IllegalArgumentException e) {
+                    throw new LayerConfigException(where + ".type: '" + raw.type() + "' is not time, number or text");
+                }
+            }
+            try {
+                dimensions.add(Dimension.declare(raw.name(), kind, Objects.requireNonNullElse(raw.values(), List.of()),
+                        raw.pattern(), raw.defaultValue()));
+            } catch (IllegalArgumentException e) {
+                throw new LayerConfigException(where + ": " + e.getMessage());
+            }
+        }
+        return dimensions;
     }
 
     /**
@@ -388,7 +439,11 @@ public final class LayerCatalogFile {
                     List<String> formats, RawMetatile metatile, Integer gutter, String emptyTiles,
                     String background, Integer pngLevel, Float jpegQuality, Float webpQuality,
                     RawSource source,
-                    List<RawStyle> style, Map<String, String> coverages) {
+                    List<RawStyle> style, Map<String, String> coverages, List<RawDimension> dimensions) {
+    }
+
+    record RawDimension(String name, String type, List<String> values, String pattern,
+                        @com.fasterxml.jackson.annotation.JsonProperty("default") String defaultValue) {
     }
 
     record RawZoom(Integer min, Integer max) {

@@ -2,6 +2,7 @@ package io.tileseeder.layer;
 
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Dimension;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
 import java.awt.Color;
@@ -12,6 +13,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -27,22 +29,24 @@ import java.util.Set;
  * @param source      where the pixels come from
  * @param coverages   areas a job may name instead of giving its own: name → GeoJSON in CRS84
  * @param configHash  SHA-256 of the layer's entry in the file (see {@link LayerCatalogFile})
+ * @param dimensions  request parameters whose every value is a cache of its own, in the order of their folders
  */
 public record LayerConfig(String name, String title, String attribution, int minZoom, int maxZoom,
                           Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
                           int gutter, EmptyTilePolicy emptyTiles, Color background, int pngLevel,
                           float jpegQuality, float webpQuality, SourceConfig source, Map<String, String> coverages,
-                          String configHash) {
+                          String configHash, List<Dimension> dimensions) {
 
     public LayerConfig {
         tileMatrixSets = Set.copyOf(tileMatrixSets);
         formats = Set.copyOf(formats);
         coverages = Map.copyOf(coverages);
+        dimensions = List.copyOf(dimensions);
     }
 
     public LayerInfo info() {
         return new LayerInfo(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile,
-                maxMetatile(source, gutter).orElseThrow(), coverages, configHash);
+                maxMetatile(source, gutter).orElseThrow(), coverages, configHash, dimensions);
     }
 
     /**

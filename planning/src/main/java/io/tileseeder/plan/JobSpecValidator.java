@@ -7,6 +7,7 @@ import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Dimension;
 import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobArea;
@@ -80,6 +81,7 @@ public final class JobSpecValidator {
                 : inSetCrs ? tms.crs84Envelope(crsBbox) : bbox(request.bbox(), errors);
         MetatileSize metatile = metatile(request.metatile(), layer, errors);
         Map<String, String> labels = labels(request.labels(), errors);
+        Map<String, List<String>> dimensions = layer == null ? Map.of() : dimensions(request.dimensions(), layer, errors);
         if (request.refreshBefore() != null && mode != Mode.RESEED) {
             errors.add(new FieldError("refreshBefore", "only applies to mode reseed"));
         }
@@ -105,20 +107,89 @@ public final class JobSpecValidator {
         JobArea area = request.coverage() != null ? coverage(request.coverage(), layer, bbox)
                 : request.tiles() != null ? tileList(request.tiles(), tms, layer) : null;
         JobSpec spec = new JobSpec(layer.name(), tms, zoom[0], zoom[1], bbox, format, mode, metatile,
-                request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area, crsBbox);
+                request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area, crsBbox,
+                dimensions);
         OptionalLong tiles = plans.tileCount(spec, limits.maxTilesPerJob());
         if (tiles.isEmpty()) {
             long exact = area == null ? MetatilePlan.of(spec).tileCount() : -1;
             throw new InvalidJobException(List.of(new FieldError("zoom", "the job would have "
                     + (exact >= 0 ? exact + " tiles, more than" : "more tiles than") + " the limit of "
-                    + limits.maxTilesPerJob() + " tiles per job; lower zoom.max, narrow the "
-                    + (area == null ? "bbox" : "area") + " or split the job")));
+                    + limits.maxTilesPerJob() + " tiles per job" + (spec.combinationCount() > 1
+                    ? " (" + spec.combinationCount() + " caches of its dimension values)" : "")
+                    + "; lower zoom.max, narrow the " + (area == null ? "bbox" : "area") + " or split the job")));
         }
         if (tiles.getAsLong() == 0) {
             throw invalid("coverage", "holds no tile of " + tms.id() + " (WebMercatorQuad ends at latitude "
                     + "±85.0511°)");
         }
         return spec;
+    }
+
+    /**
+     * The values of each of the layer's dimensions, in its order: those the job names (a value, an interval, or an
+     * array of them), each checked and normalized, without repeats, else the dimension's default; at most
+     * {@link JobLimits#maxCombinations} combinations of them.
+     */
+    private Map<String, List<String>> dimensions(Map<String, JsonNode> asked, LayerInfo layer,
+                                                 List<FieldError> errors) {
+        Map<String, JsonNode> byName = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        if (asked != null) {
+            asked.forEach((name, value) -> {
+                if (layer.dimensions().stream().noneMatch(d -> d.name().equalsIgnoreCase(name))) {
+                    errors.add(new FieldError("dimensions." + name, "layer '" + layer.name() + "' has no dimension "
+                            + name + (layer.dimensions().isEmpty() ? "; it has none" : "; its dimensions: "
+                            + layer.dimensions().stream().map(Dimension::name).collect(Collectors.joining(", ")))));
+                } else if (byName.put(name, value) != null) {
+                    errors.add(new FieldError("dimensions." + name, "is named twice"));
+                }
+            });
+        }
+        Map<String, List<String>> dimensions = new java.util.LinkedHashMap<>();
+        long combinations = 1;
+        for (Dimension dimension : layer.dimensions()) {
+            String field = "dimensions." + dimension.name();
+            JsonNode value = byName.get(dimension.name());
+            if (value == null || value.isNull()) {
+                if (dimension.defaultValue() == null) {
+                    errors.add(new FieldError(field, "is required: layer '" + layer.name() + "' has no default "
+                            + dimension.name()));
+                    return Map.of();
+                }
+                dimensions.put(dimension.name(), List.of(dimension.defaultValue()));
+                continue;
+            }
+            List<JsonNode> items = new ArrayList<>();
+            if (value.isArray()) {
+                value.forEach(items::add);
+            } else {
+                items.add(value);
+            }
+            java.util.LinkedHashSet<String> values = new java.util.LinkedHashSet<>();
+            try {
+                for (JsonNode item : items) {
+                    if (!item.isTextual() && !item.isNumber()) {
+                        throw new IllegalArgumentException("must be a value, an interval min/max/resolution or an "
+                                + "array of them, not " + item.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                    }
+                    values.addAll(dimension.expand(item.asText(), limits.maxCombinations()));
+                }
+                if (values.isEmpty()) {
+                    throw new IllegalArgumentException("names no value");
+                }
+            } catch (IllegalArgumentException e) {
+                errors.add(new FieldError(field, e.getMessage()));
+                return Map.of();
+            }
+            combinations *= values.size();
+            if (combinations > limits.maxCombinations()) {
+                errors.add(new FieldError("dimensions", "the job would seed more than " + limits.maxCombinations()
+                        + " caches (combinations of dimension values), the limit per job; name fewer values or "
+                        + "split the job"));
+                return Map.of();
+            }
+            dimensions.put(dimension.name(), List.copyOf(values));
+        }
+        return dimensions;
     }
 
     private JobArea coverage(JsonNode coverage, LayerInfo layer, Bounds bbox) {

@@ -18,15 +18,21 @@ public interface MetatilePlan extends Iterable<PlannedMetatile> {
      * tiles first. Whoever asks for a job's plan more than once keeps a {@link MetatilePlans}.
      */
     static MetatilePlan of(JobSpec spec) {
-        return spec.area() == null ? new BboxPlan(spec) : counted(spec, Long.MAX_VALUE);
+        return inCaches(spec.area() == null ? new BboxPlan(spec) : oneCache(spec, Long.MAX_VALUE));
+    }
+
+    /** The plan of a job in every one of its caches, from its plan in one ({@link CachesPlan}). */
+    static MetatilePlan inCaches(MetatilePlan one) {
+        return one.spec().dimensions().isEmpty() ? one : new CachesPlan(one);
     }
 
     /**
-     * The plan of a job over an area, its tiles counted: a quadtree walk on a quad set, a walk per zoom on any other.
+     * The plan of a job over an area in one of its caches, its tiles counted: a quadtree walk on a quad set, a walk
+     * per zoom on any other.
      *
-     * @throws AreaPlan.TooManyTiles if the job has more than {@code maxTiles} tiles
+     * @throws AreaPlan.TooManyTiles if the job has more than {@code maxTiles} tiles in one cache
      */
-    static MetatilePlan counted(JobSpec spec, long maxTiles) {
+    static MetatilePlan oneCache(JobSpec spec, long maxTiles) {
         return spec.tileMatrixSet().isQuad() ? AreaPlan.count(spec, maxTiles) : GridAreaPlan.count(spec, maxTiles);
     }
 

@@ -33,7 +33,7 @@ public final class MetatilePlans {
 
     /** The plan of {@code spec}: over its bbox, or over its area. */
     public MetatilePlan of(JobSpec spec) {
-        return spec.area() == null ? new BboxPlan(spec) : area(spec, Long.MAX_VALUE);
+        return MetatilePlan.inCaches(spec.area() == null ? new BboxPlan(spec) : area(spec, Long.MAX_VALUE));
     }
 
     /**
@@ -41,12 +41,13 @@ public final class MetatilePlans {
      * stops there rather than walk a deep edge for a job that is refused anyway.
      */
     public OptionalLong tileCount(JobSpec spec, long atMost) {
+        long caches = spec.combinationCount();
         if (spec.area() == null) {
             long tiles = new BboxPlan(spec).tileCount();
-            return tiles > atMost ? OptionalLong.empty() : OptionalLong.of(tiles);
+            return tiles > atMost / caches ? OptionalLong.empty() : OptionalLong.of(tiles * caches);
         }
         try {
-            return OptionalLong.of(area(spec, atMost).tileCount());
+            return OptionalLong.of(area(spec, atMost / caches).tileCount() * caches);
         } catch (AreaPlan.TooManyTiles e) {
             return OptionalLong.empty();
         }
@@ -63,7 +64,7 @@ public final class MetatilePlans {
                 return plan;
             }
         }
-        MetatilePlan plan = MetatilePlan.counted(spec, maxTiles);
+        MetatilePlan plan = MetatilePlan.oneCache(spec, maxTiles);
         synchronized (plans) {
             plans.put(spec, plan);
         }

@@ -1,6 +1,7 @@
 package io.tileseeder.plan;
 
 import io.tileseeder.grid.Metatile;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.grid.TileRange;
 import java.util.BitSet;
 import java.util.List;
@@ -12,11 +13,17 @@ import java.util.List;
  * @param tiles the range of the tiles to store
  * @param mask  which tiles of {@code tiles} to store, bit {@code i} for the tile {@code i % width} columns right
  *              and {@code i / width} rows down from its top left; null for all of them. Not to be modified
+ * @param dimensions the cache the tiles go to, on a layer with dimensions; {@link DimensionValues#NONE} if it has none
  */
-public record PlannedMetatile(long seq, Metatile metatile, TileRange tiles, BitSet mask) {
+public record PlannedMetatile(long seq, Metatile metatile, TileRange tiles, BitSet mask,
+                              DimensionValues dimensions) {
 
     public PlannedMetatile(long seq, Metatile metatile, TileRange tiles) {
         this(seq, metatile, tiles, null);
+    }
+
+    public PlannedMetatile(long seq, Metatile metatile, TileRange tiles, BitSet mask) {
+        this(seq, metatile, tiles, mask, DimensionValues.NONE);
     }
 
     /**

@@ -62,6 +62,11 @@ final class PlanChecks {
             assertThat(tasksPerZoom.getOrDefault(z, 0L)).as("tasks of zoom %d", z).isEqualTo(metatiles);
         }
         assertThat(plan.tileCount()).isEqualTo(planned.values().stream().mapToLong(Set::size).sum());
+        assertResumesAnywhere(plan, tasks);
+    }
+
+    /** {@code from(k)} is the same tail as the whole plan's ({@code tasks}), for k across the plan and past it. */
+    static void assertResumesAnywhere(MetatilePlan plan, List<PlannedMetatile> tasks) {
         for (long k : List.of(0L, 1L, tasks.size() / 3L, tasks.size() / 2L, tasks.size() - 1L, (long) tasks.size(),
                 tasks.size() + 7L)) {
             if (k < 0) {

@@ -57,7 +57,7 @@ public final class LayerResources {
         return switch (config) {
             case VectorSourceConfig vector -> {
                 VectorSource features = VectorSource.load(vector.data());
-                yield (metatile, gutter) -> VectorRenderer.render(features, metatile, gutter, vector.style());
+                yield (metatile, gutter, dimensions) -> VectorRenderer.render(features, metatile, gutter, vector.style());
             }
             case WmsSourceConfig upstream -> new WmsSource(upstream, wms);
         };

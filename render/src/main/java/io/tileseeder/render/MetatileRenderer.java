@@ -2,6 +2,7 @@ package io.tileseeder.render;
 
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.layer.EmptyTilePolicy;
 import io.tileseeder.layer.LayerConfig;
@@ -30,13 +31,14 @@ public final class MetatileRenderer {
     }
 
     /**
-     * Draws the metatile (with the layer's gutter); its tiles are then encoded one by one by {@link Drawn#encode}.
+     * Draws the metatile (with the layer's gutter) of the cache of the given dimension values; its tiles are then
+     * encoded one by one by {@link Drawn#encode}.
      *
      * @throws IOException if the layer's data cannot be read or its upstream WMS fails
      */
-    public Drawn draw(LayerConfig layer, Metatile metatile, TileFormat format)
+    public Drawn draw(LayerConfig layer, Metatile metatile, TileFormat format, DimensionValues dimensions)
             throws IOException, InterruptedException {
-        MetatileImage image = layers.source(layer).render(metatile, layer.gutter()).orElse(null);
+        MetatileImage image = layers.source(layer).render(metatile, layer.gutter(), dimensions).orElse(null);
         return new Drawn(layer, image, layers.encoder(layer, format));
     }
 

@@ -287,6 +287,10 @@ public interface SeederConfig {
         @WithDefault("100000")
         int maxListTiles();
 
+        /** Caches (combinations of dimension values) one job may seed. */
+        @WithDefault("1000")
+        int maxCombinations();
+
         /** Clients waiting in {@code /wait} at once; more are refused with 429. */
         @WithDefault("256")
         int maxWaiters();

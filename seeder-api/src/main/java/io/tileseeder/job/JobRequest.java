@@ -29,24 +29,36 @@ import java.util.Map;
  *                      lines in one string (osm2pgsql's expire output), or an array of {@code z/x/y} strings
  * @param bboxCrs       the CRS of {@code bbox}: CRS84 (the default; {@code OGC:CRS84} or its URI) or the set's own
  *                      ({@code EPSG:2056}, its URI or URN)
+ * @param dimensions    the values to seed of the layer's dimensions, by name (in any case): a value, an interval
+ *                      {@code min/max/resolution} of a time or number dimension, or an array of them; a dimension the
+ *                      job does not name gets its default
  */
 public record JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format,
                          String mode, Metatile metatile, Instant refreshBefore, Integer priority,
-                         Map<String, String> labels, JsonNode coverage, JsonNode tiles, String bboxCrs) {
+                         Map<String, String> labels, JsonNode coverage, JsonNode tiles, String bboxCrs,
+                         Map<String, JsonNode> dimensions) {
+
+    /** A job over a bbox in CRS84 or in the set's CRS, a coverage or a tile list, on a layer without dimensions. */
+    public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,
+                      Metatile metatile, Instant refreshBefore, Integer priority, Map<String, String> labels,
+                      JsonNode coverage, JsonNode tiles, String bboxCrs) {
+        this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, coverage,
+                tiles, bboxCrs, null);
+    }
 
     /** A job over a bbox in CRS84, a coverage or a tile list. */
     public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,
                       Metatile metatile, Instant refreshBefore, Integer priority, Map<String, String> labels,
                       JsonNode coverage, JsonNode tiles) {
         this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, coverage,
-                tiles, null);
+                tiles, null, null);
     }
 
     /** A job over a bbox. */
     public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,
                       Metatile metatile, Instant refreshBefore, Integer priority, Map<String, String> labels) {
         this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, null, null,
-                null);
+                null, null);
     }
 
     /** Zoom levels {@code min..max}, inclusive. */

@@ -2,6 +2,7 @@ package io.tileseeder.job;
 
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,19 +15,30 @@ import java.util.Set;
  * @param coverages   the coverages a job may name, name → GeoJSON in CRS84
  * @param configHash  a hash of the layer's configuration (see the layer file's reader), for a cache's manifest to
  *                    tell which configuration drew its tiles
+ * @param dimensions  the layer's dimensions, in the order their values are folders of its caches; empty for none
  */
 public record LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
                         Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
-                        MetatileSize maxMetatile, Map<String, String> coverages, String configHash) {
+                        MetatileSize maxMetatile, Map<String, String> coverages, String configHash,
+                        List<Dimension> dimensions) {
 
     public LayerInfo {
         tileMatrixSets = Set.copyOf(tileMatrixSets);
         formats = Set.copyOf(formats);
         coverages = Map.copyOf(coverages);
+        dimensions = List.copyOf(dimensions);
         if (!fits(metatile, maxMetatile)) {
             throw new IllegalArgumentException("the metatile " + metatile + " is larger than the largest allowed, "
                     + maxMetatile);
         }
+    }
+
+    /** A layer without dimensions. */
+    public LayerInfo(String name, String title, String attribution, int minZoom, int maxZoom,
+                     Set<TileMatrixSet> tileMatrixSets, Set<TileFormat> formats, MetatileSize metatile,
+                     MetatileSize maxMetatile, Map<String, String> coverages, String configHash) {
+        this(name, title, attribution, minZoom, maxZoom, tileMatrixSets, formats, metatile, maxMetatile, coverages,
+                configHash, List.of());
     }
 
     /** A layer that takes metatiles of any size. */

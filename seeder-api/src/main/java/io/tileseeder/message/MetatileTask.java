@@ -1,12 +1,15 @@
 package io.tileseeder.message;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.grid.TileRange;
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.TileCache;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -22,13 +25,20 @@ import java.util.List;
  * @param mask          which tiles of {@code minX..maxX, minY..maxY} to store, as hex of the little-endian bytes of
  *                      a bit set, bit {@code i} for the tile {@code i % width} right and {@code i / width} down from
  *                      the top left (a job over an area); null for all of them
+ * @param dimensions    the value of each of the layer's dimensions: which of its caches the tiles go to; absent (and
+ *                      {@link DimensionValues#NONE}) for a layer without dimensions
  */
 public record MetatileTask(int v, String jobId, long seq, String layer, TileMatrixSet tileMatrixSet,
                            TileFormat format, Mode mode, int z, int metatileX, int metatileY,
                            int metatileWidth, int metatileHeight, int minX, int minY, int maxX, int maxY,
-                           Instant refreshBefore, String mask) {
+                           Instant refreshBefore, String mask,
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) DimensionValues dimensions) {
 
     public static final int VERSION = 1;
+
+    public MetatileTask {
+        dimensions = dimensions == null ? DimensionValues.NONE : dimensions;
+    }
 
     public static MetatileTask of(String jobId, long seq, String layer, TileFormat format, Mode mode,
                                   Metatile metatile, TileRange tiles, Instant refreshBefore) {
@@ -38,10 +48,21 @@ public record MetatileTask(int v, String jobId, long seq, String layer, TileMatr
     /** @param mask which tiles of {@code tiles} to store, bit {@code i} as in {@link #mask}; null for all */
     public static MetatileTask of(String jobId, long seq, String layer, TileFormat format, Mode mode,
                                   Metatile metatile, TileRange tiles, BitSet mask, Instant refreshBefore) {
+        return of(jobId, seq, layer, DimensionValues.NONE, format, mode, metatile, tiles, mask, refreshBefore);
+    }
+
+    /** A task of one of the caches of a layer with dimensions. */
+    public static MetatileTask of(String jobId, long seq, String layer, DimensionValues dimensions, TileFormat format,
+                                  Mode mode, Metatile metatile, TileRange tiles, BitSet mask, Instant refreshBefore) {
         return new MetatileTask(VERSION, jobId, seq, layer, metatile.tileMatrixSet(), format, mode, metatile.z(),
                 metatile.x(), metatile.y(), metatile.size().width(), metatile.size().height(),
                 tiles.minX(), tiles.minY(), tiles.maxX(), tiles.maxY(), refreshBefore,
-                mask == null ? null : HexFormat.of().formatHex(mask.toByteArray()));
+                mask == null ? null : HexFormat.of().formatHex(mask.toByteArray()), dimensions);
+    }
+
+    /** The cache the task's tiles go to. */
+    public TileCache cache() {
+        return new TileCache(layer, tileMatrixSet, dimensions);
     }
 
     public Metatile metatile() {
@@ -70,7 +91,7 @@ public record MetatileTask(int v, String jobId, long seq, String layer, TileMatr
 
     /** Identifies the metatile across jobs: the key of its lock and of its queue record. */
     public String metatileKey() {
-        return layer + "/" + tileMatrixSet.id() + "/" + format.id() + "/" + z + "/" + metatileX + "/" + metatileY
+        return cache().path() + "/" + format.id() + "/" + z + "/" + metatileX + "/" + metatileY
                 + "@" + metatileWidth + "x" + metatileHeight;
     }
 }

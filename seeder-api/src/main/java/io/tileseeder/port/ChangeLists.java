@@ -1,19 +1,23 @@
 package io.tileseeder.port;
 
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.DimensionValues;
 
 /**
  * Where the lists of the tiles a reseed changed go: files beside the layer's tiles, under
- * {@code {layer}/{tileMatrixSet}/changes/{job}/}, one per task that changed a tile, each a {@code z/x/y} per line.
+ * {@code {layer}/{tileMatrixSet}/changes/{job}/}, one per task that changed a tile, each a {@code z/x/y} per line. On a
+ * layer with dimensions, each cache's lists are in the folders of its values below the job's
+ * ({@code changes/{job}/2026-11-26T12:05:00Z/}), so a list's path names the tiles' folder as the cache's does.
  */
 public final class ChangeLists {
 
     private ChangeLists() {
     }
 
-    /** The name of one task's list, for {@link TileStore#writeMetadata}. */
-    public static String fileName(String jobId, long task, String nonce) {
-        return "changes/" + jobId + "/" + task + "-" + nonce + ".txt";
+    /** The name of one task's list beside the caches of its layer's set, for {@link TileStore#writeMetadata}. */
+    public static String fileName(String jobId, DimensionValues dimensions, long task, String nonce) {
+        String folder = dimensions.isEmpty() ? "" : dimensions.path() + "/";
+        return "changes/" + jobId + "/" + folder + task + "-" + nonce + ".txt";
     }
 
     /** The folder of a job's lists, relative to the store. */

@@ -5,11 +5,23 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
 
 /** Names one stored tile. Its {@link #path()} is the layout every store uses below its prefix. */
-public record TileKey(String layer, TileMatrixSet tileMatrixSet, TileCoord tile, TileFormat format) {
+public record TileKey(TileCache cache, TileCoord tile, TileFormat format) {
 
-    /** {@code {layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}, row 0 at the top (XYZ). */
+    /** A tile of a layer without dimensions. */
+    public TileKey(String layer, TileMatrixSet tileMatrixSet, TileCoord tile, TileFormat format) {
+        this(new TileCache(layer, tileMatrixSet), tile, format);
+    }
+
+    public String layer() {
+        return cache.layer();
+    }
+
+    public TileMatrixSet tileMatrixSet() {
+        return cache.tileMatrixSet();
+    }
+
+    /** {@code {cache}/{z}/{x}/{y}.{ext}} ({@link TileCache#path}), row 0 at the top (XYZ). */
     public String path() {
-        return layer + "/" + tileMatrixSet.id() + "/" + tile.z() + "/" + tile.x() + "/" + tile.y() + "."
-                + format.extension();
+        return cache.path() + "/" + tile.z() + "/" + tile.x() + "/" + tile.y() + "." + format.extension();
     }
 }

@@ -1,11 +1,11 @@
 package io.tileseeder.port;
 
-import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Digests;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -46,12 +46,19 @@ public interface TileStore {
     }
 
     /**
-     * Whether the store holds anything below {@code {layer}/{tileMatrixSet}/{z}/}: a tile of that zoom in any format
-     * (or a leftover of one), not the documents beside the tiles, and not once every tile of the zoom is deleted. A
-     * listing or two of at most one entry while the zoom holds tiles; a seed asks once per zoom and job, and into a
-     * zoom that holds nothing it does not look up each tile; the TileJSON's zoom range is made of its answers.
+     * Whether the store holds anything below {@code {cache}/{z}/}: a tile of that zoom in any format (or a leftover of
+     * one), not the documents beside the tiles, and not once every tile of the zoom is deleted. A listing or two of
+     * at most one entry while the zoom holds tiles; a seed asks once per zoom and job, and into a zoom that holds
+     * nothing it does not look up each tile; the TileJSON's zoom range is made of its answers.
      */
-    boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException;
+    boolean hasTiles(TileCache cache, int z) throws IOException;
+
+    /**
+     * The names of the folders directly below {@code {cache}/} that hold a document called {@code document}, at any
+     * depth down to {@code depth} folders: the dimension values ({@link io.tileseeder.job.DimensionValues#path}) of
+     * the caches of a layer's set that have it, e.g. {@code [2026-11-26T12:05:00Z/night, …]}, sorted.
+     */
+    List<String> cachesWith(TileCache cache, int depth, String document) throws IOException;
 
     /** The tile's bytes, or empty if there is no such tile. */
     Optional<byte[]> read(TileKey key) throws IOException;
@@ -62,20 +69,17 @@ public interface TileStore {
     /** Deletes the tiles; returns how many of them existed. */
     long delete(Collection<TileKey> keys) throws IOException;
 
-    /**
-     * Stores a document beside a layer's tiles, at {@code {layer}/{tileMatrixSet}/{name}} (e.g. TileJSON).
-     */
-    void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content, String contentType)
-            throws IOException;
+    /** Stores a document beside a cache's tiles, at {@code {cache}/{name}} (e.g. TileJSON). */
+    void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException;
 
-    /** Whether the document {@code {layer}/{tileMatrixSet}/{name}} exists (see {@link #writeMetadata}). */
-    boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) throws IOException;
+    /** Whether the document {@code {cache}/{name}} exists (see {@link #writeMetadata}). */
+    boolean hasMetadata(TileCache cache, String name) throws IOException;
 
     /**
-     * Deletes the documents {@code {layer}/{tileMatrixSet}/{name}} of the given names, those that exist; returns once
-     * the deletions are durable.
+     * Deletes the documents {@code {cache}/{name}} of the given names, those that exist; returns once the deletions
+     * are durable.
      */
-    void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names) throws IOException;
+    void deleteMetadata(TileCache cache, Collection<String> names) throws IOException;
 
     /**
      * The URL at which clients read the store's root, without a trailing slash: a tile is at

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Gen;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.ShowFailingCase;
@@ -36,11 +37,13 @@ class MessagesPropertyTest {
         int max = Integer.MAX_VALUE;
         List<MetatileTask> edgeCases = List.of(
                 new MetatileTask(MetatileTask.VERSION, "", 0, "", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
-                        Mode.SEED, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null),
+                        Mode.SEED, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, null),
                 new MetatileTask(MetatileTask.VERSION, AWKWARD, Long.MAX_VALUE, AWKWARD, TileMatrixSet.WORLD_CRS84_QUAD,
-                        TileFormat.JPEG, Mode.RESEED, TileMatrixSet.MAX_ZOOM, max, max, max, max, max, max, max, max, LAST, "ff01"),
+                        TileFormat.JPEG, Mode.RESEED, TileMatrixSet.MAX_ZOOM, max, max, max, max, max, max, max, max, LAST, "ff01",
+                        new DimensionValues(Map.of(AWKWARD, AWKWARD))),
                 new MetatileTask(MetatileTask.VERSION, "j", 1, "l", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
-                        Mode.TRUNCATE, 1, 1, 1, 1, 1, 1, 1, 1, 1, FIRST, ""));
+                        Mode.TRUNCATE, 1, 1, 1, 1, 1, 1, 1, 1, 1, FIRST, "",
+                        new DimensionValues(Map.of("TIME", "2026-11-26T12:05:00Z", "STYLES", ""))));
         return named(Gen.cases(0x5EED_3001L, 300, edgeCases, MessagesPropertyTest::task));
     }
 
@@ -91,7 +94,8 @@ class MessagesPropertyTest {
                 g.oneOf(TileFormat.class), g.oneOf(Mode.class), g.between(0, TileMatrixSet.MAX_ZOOM),
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
-                g.orNull(0.4, g::instant), g.orNull(0.5, () -> text(g)));
+                g.orNull(0.4, g::instant), g.orNull(0.5, () -> text(g)),
+                new DimensionValues(g.map(3, () -> g.text(1, 30), () -> text(g))));
     }
 
     private static TileCounts counts(Gen g) {

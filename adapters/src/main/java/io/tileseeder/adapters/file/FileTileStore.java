@@ -1,10 +1,12 @@
 package io.tileseeder.adapters.file;
 
-import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
+import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -17,11 +19,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Tiles as files below a root folder, at {@code {layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}.
@@ -95,8 +101,8 @@ public final class FileTileStore implements TileStore {
      * and its column folders until one holds an entry: one or two listings while the zoom holds tiles.
      */
     @Override
-    public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
-        Path folder = metadataPath(layer, tileMatrixSet, Integer.toString(z));
+    public boolean hasTiles(TileCache cache, int z) throws IOException {
+        Path folder = metadataPath(cache, Integer.toString(z));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             for (Path entry : entries) {
                 if (!Files.isDirectory(entry) || holdsAnything(entry)) {
@@ -163,25 +169,44 @@ public final class FileTileStore implements TileStore {
     }
 
     @Override
-    public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
-                              String contentType) throws IOException {
-        Path target = metadataPath(layer, tileMatrixSet, name);
+    public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
+        Path target = metadataPath(cache, name);
         createFolders(target.getParent());
         writeDurably(target, content);
         syncFolder(target.getParent());
     }
 
     @Override
-    public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) {
-        return Files.isRegularFile(metadataPath(layer, tileMatrixSet, name));
+    public boolean hasMetadata(TileCache cache, String name) {
+        return Files.isRegularFile(metadataPath(cache, name));
+    }
+
+    /** Walks the folders below the cache's, {@code depth} deep, and keeps those holding the document. */
+    @Override
+    public List<String> cachesWith(TileCache cache, int depth, String document) throws IOException {
+        Path folder = metadataPath(cache, "");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> paths = Files.find(folder, depth, (path, attributes) -> attributes.isDirectory()
+                && folder.relativize(path).getNameCount() == depth && !path.equals(folder))) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                if (Files.isRegularFile(path.resolve(document))) {
+                    found.add(folder.relativize(path).toString().replace(File.separatorChar, '/'));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        Collections.sort(found);
+        return found;
     }
 
     @Override
-    public void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names)
-            throws IOException {
+    public void deleteMetadata(TileCache cache, Collection<String> names) throws IOException {
         Set<Path> folders = new LinkedHashSet<>();
         for (String name : names) {
-            Path path = metadataPath(layer, tileMatrixSet, name);
+            Path path = metadataPath(cache, name);
             if (Files.deleteIfExists(path)) {
                 folders.add(path.getParent());
             }
@@ -191,11 +216,11 @@ public final class FileTileStore implements TileStore {
         }
     }
 
-    /** Where a document (or a zoom's folder) beside a layer's tiles lives: always below {@link #root()}. */
-    private Path metadataPath(String layer, TileMatrixSet tileMatrixSet, String name) {
-        Path path = root.resolve(layer).resolve(tileMatrixSet.id()).resolve(name).normalize();
+    /** Where a document (or a zoom's folder) beside a cache's tiles lives: always below {@link #root()}. */
+    private Path metadataPath(TileCache cache, String name) {
+        Path path = root.resolve(cache.path()).resolve(name).normalize();
         if (!path.startsWith(root)) {
-            throw new IllegalArgumentException("document " + layer + "/" + tileMatrixSet.id() + "/" + name
+            throw new IllegalArgumentException("document " + cache.path() + "/" + name
                     + " is outside the store " + root);
         }
         return path;

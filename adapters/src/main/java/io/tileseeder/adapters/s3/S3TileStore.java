@@ -12,11 +12,11 @@ import io.minio.StatObjectArgs;
 import io.minio.StatObjectResponse;
 import io.minio.messages.DeleteRequest;
 import io.minio.messages.DeleteResult;
-import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.StoredTile;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -132,9 +133,9 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         return location.objectName(key.path());
     }
 
-    /** The object name of a document beside a layer's tiles: {@code {prefix}/{layer}/{tileMatrixSet}/{name}}. */
-    public String metadataObjectName(String layer, TileMatrixSet tileMatrixSet, String name) {
-        return location.objectName(layer + "/" + tileMatrixSet.id() + "/" + name);
+    /** The object name of a document beside a cache's tiles: {@code {prefix}/{cache}/{name}}. */
+    public String metadataObjectName(TileCache cache, String name) {
+        return location.objectName(cache.path() + "/" + name);
     }
 
     @Override
@@ -172,9 +173,37 @@ public final class S3TileStore implements TileStore, AutoCloseable {
 
     /** One ListObjectsV2 of at most one key below the zoom's prefix. */
     @Override
-    public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
-        String prefix = location.objectName(layer + "/" + tileMatrixSet.id() + "/" + z + "/");
+    public boolean hasTiles(TileCache cache, int z) throws IOException {
+        String prefix = location.objectName(cache.path() + "/" + z + "/");
         return requests.run("list", List.of(prefix), this::anyBelow).get(prefix);
+    }
+
+    /**
+     * Lists the folders below the cache's level by level (ListObjectsV2 with a delimiter, every page), then looks up
+     * the document in each folder {@code depth} deep, together.
+     */
+    @Override
+    public List<String> cachesWith(TileCache cache, int depth, String document) throws IOException {
+        String root = location.objectName(cache.path() + "/");
+        List<String> level = List.of(root);
+        for (int d = 0; d < depth; d++) {
+            List<String> next = new ArrayList<>();
+            for (List<String> folders : requests.run("list", level, this::folders).values()) {
+                next.addAll(folders);
+            }
+            level = next;
+        }
+        Map<String, String> byDocument = new LinkedHashMap<>();
+        level.forEach(folder -> byDocument.put(folder + document, folder));
+        List<String> found = new ArrayList<>();
+        requests.run("look up", byDocument.keySet(), this::stat).forEach((object, stat) -> {
+            if (stat.isPresent()) {
+                String folder = byDocument.get(object);
+                found.add(folder.substring(root.length(), folder.length() - 1));
+            }
+        });
+        Collections.sort(found);
+        return found;
     }
 
     @Override
@@ -233,24 +262,22 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     }
 
     @Override
-    public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
-                              String contentType) throws IOException {
-        String object = metadataObjectName(layer, tileMatrixSet, name);
+    public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
+        String object = metadataObjectName(cache, name);
         requests.run("store", List.of(object), o -> put(o, content, contentType));
     }
 
     @Override
-    public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) throws IOException {
-        String object = metadataObjectName(layer, tileMatrixSet, name);
+    public boolean hasMetadata(TileCache cache, String name) throws IOException {
+        String object = metadataObjectName(cache, name);
         return requests.run("look up", List.of(object), this::stat).get(object).isPresent();
     }
 
     /** One DeleteObjects request per 1000 names; S3 deletes a missing object without complaint. */
     @Override
-    public void deleteMetadata(String layer, TileMatrixSet tileMatrixSet, Collection<String> names)
-            throws IOException {
+    public void deleteMetadata(TileCache cache, Collection<String> names) throws IOException {
         List<String> objects = new ArrayList<>(new LinkedHashSet<>(names.stream()
-                .map(name -> metadataObjectName(layer, tileMatrixSet, name)).toList()));
+                .map(name -> metadataObjectName(cache, name)).toList()));
         requests.run("delete", batches(objects), this::deleteBatch);
     }
 
@@ -303,6 +330,25 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     private CompletableFuture<Boolean> anyBelow(String prefix) {
         return client.listObjectsV2(ListObjectsV2Args.builder().bucket(location.bucket()).prefix(prefix).maxKeys(1)
                 .build()).thenApply(listing -> !listing.result().contents().isEmpty());
+    }
+
+    /** The folders directly below {@code prefix} (ending with /), each ending with /: every page of the listing. */
+    private CompletableFuture<List<String>> folders(String prefix) {
+        return folders(prefix, null, new ArrayList<>());
+    }
+
+    private CompletableFuture<List<String>> folders(String prefix, String token, List<String> found) {
+        ListObjectsV2Args.Builder list = ListObjectsV2Args.builder().bucket(location.bucket()).prefix(prefix)
+                .delimiter("/");
+        if (token != null) {
+            list.continuationToken(token);
+        }
+        return client.listObjectsV2(list.build()).thenCompose(listing -> {
+            listing.result().commonPrefixes().forEach(folder -> found.add(folder.toItem().objectName()));
+            return listing.result().isTruncated()
+                    ? folders(prefix, listing.result().nextContinuationToken(), found)
+                    : CompletableFuture.completedFuture(found);
+        });
     }
 
     /** The object's bytes, or empty if there is no such object. */

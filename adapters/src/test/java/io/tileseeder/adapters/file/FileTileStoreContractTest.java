@@ -1,7 +1,7 @@
 package io.tileseeder.adapters.file;
 
 import io.tileseeder.adapters.TileStoreContract;
-import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,9 +29,8 @@ class FileTileStoreContractTest extends TileStoreContract {
     }
 
     @Override
-    protected Optional<byte[]> readMetadata(String layer, TileMatrixSet tileMatrixSet, String name)
-            throws IOException {
-        Path file = root.resolve(layer).resolve(tileMatrixSet.id()).resolve(name);
+    protected Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
+        Path file = root.resolve(cache.path()).resolve(name);
         return Files.isRegularFile(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
     }
 }

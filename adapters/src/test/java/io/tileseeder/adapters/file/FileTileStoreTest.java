@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
@@ -176,7 +177,7 @@ class FileTileStoreTest {
     void metadataGoesBesideTheLayersTiles() throws Exception {
         byte[] doc = "{\"tilejson\": \"3.0.0\"}".getBytes(StandardCharsets.UTF_8);
 
-        store.writeMetadata("world", TMS, "tilejson-png.json", doc, "application/json");
+        store.writeMetadata(new TileCache("world", TMS), "tilejson-png.json", doc, "application/json");
 
         assertThat(root.resolve("world/WebMercatorQuad/tilejson-png.json")).hasBinaryContent(doc);
         assertThat(Folders.tempFiles(root)).isEmpty();

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.minio.StatObjectArgs;
 import io.minio.StatObjectResponse;
 import io.tileseeder.adapters.TileStoreContract;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
@@ -67,10 +68,9 @@ class S3TileStoreIT extends TileStoreContract {
     }
 
     @Override
-    protected Optional<byte[]> readMetadata(String layer, TileMatrixSet tileMatrixSet, String name)
-            throws IOException {
+    protected Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
         try {
-            return server.get(prefix + "/" + layer + "/" + tileMatrixSet.id() + "/" + name);
+            return server.get(prefix + "/" + cache.path() + "/" + name);
         } catch (IOException e) {
             throw e;
         } catch (Exception e) {
@@ -84,7 +84,7 @@ class S3TileStoreIT extends TileStoreContract {
                 new EncodedTile(key(TileCoord.of(2, 1, 3)), new byte[] {1}),
                 new EncodedTile(new TileKey("world", TileMatrixSet.WORLD_CRS84_QUAD, TileCoord.of(1, 3, 1),
                         TileFormat.JPEG), new byte[] {2})));
-        store.writeMetadata("world", TMS, "tilejson-png.json", new byte[] {3}, "application/json");
+        store.writeMetadata(new TileCache("world", TMS), "tilejson-png.json", new byte[] {3}, "application/json");
 
         assertThat(server.list(prefix)).containsExactly(
                 prefix + "/world/WebMercatorQuad/2/1/3.png",
@@ -101,7 +101,7 @@ class S3TileStoreIT extends TileStoreContract {
         TileKey jpeg = new TileKey("world", TMS, TileCoord.of(1, 1, 0), TileFormat.JPEG);
 
         store.write(List.of(new EncodedTile(png, new byte[] {1}), new EncodedTile(jpeg, new byte[] {2})));
-        store.writeMetadata("world", TMS, "tilejson-png.json", new byte[] {3}, "application/json");
+        store.writeMetadata(new TileCache("world", TMS), "tilejson-png.json", new byte[] {3}, "application/json");
 
         StatObjectResponse pngStat = stat(store.objectName(png));
         assertThat(pngStat.contentType()).isEqualTo("image/png");

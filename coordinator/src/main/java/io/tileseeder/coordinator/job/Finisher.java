@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.job;
 
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
@@ -11,14 +12,17 @@ import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
 import io.tileseeder.port.StoreUnavailableException;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.logging.Logger;
 
@@ -128,6 +132,11 @@ final class Finisher {
      * Describes the seeded tiles with documents beside them, before the job is reported done, so a client that sees
      * the job succeed finds them too: the TileJSON and the WMTS capabilities, then the manifest, last, as it says
      * what the job left. A truncate writes the TileJSON (the zoom levels left) and the manifest only.
+     *
+     * <p>On a layer with dimensions, each cache of the job gets its TileJSON and its manifest, in its own folder, and
+     * the capabilities beside all the caches of the set list the values of those that have a manifest
+     * ({@link #writeCapabilities}); a truncate that leaves a cache no tile removes its documents, so its values leave
+     * the capabilities.
      */
     private Optional<String> writeDocuments(JobStatus job) throws StoreUnavailableException {
         JobSpec spec = job.spec();
@@ -137,16 +146,24 @@ final class Finisher {
         }
         String name = "";
         try {
-            name = TileJson.fileName(spec.format());
-            writeTileJson(spec, layer.get(), name);
-            if (spec.mode() != Mode.TRUNCATE) {
-                name = WmtsCapabilities.fileName(spec.format());
-                tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name, WmtsCapabilities.document(layer.get(),
-                        spec.tileMatrixSet(), spec.format(), tiles.publicUrl()), "application/xml");
+            List<DimensionValues> caches = spec.combinations();
+            String manifest = Manifest.fileName(spec.format());
+            for (DimensionValues values : caches) {
+                TileCache cache = new TileCache(spec.layer(), spec.tileMatrixSet(), values);
+                name = cache.path() + "/" + TileJson.fileName(spec.format());
+                boolean holdsTiles = writeTileJson(spec, cache, layer.get());
+                name = cache.path() + "/" + manifest;
+                if (values.isEmpty() || holdsTiles || spec.mode() != Mode.TRUNCATE) {
+                    tiles.writeMetadata(cache, manifest, Manifest.document(job, layer.get(), values, caches.size(),
+                            Instant.now()), "application/json");
+                } else {
+                    tiles.deleteMetadata(cache, List.of(manifest));
+                }
             }
-            name = Manifest.fileName(spec.format());
-            tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
-                    Manifest.document(job, layer.get(), Instant.now()), "application/json");
+            if (spec.mode() != Mode.TRUNCATE || !spec.dimensions().isEmpty()) {
+                name = WmtsCapabilities.fileName(spec.format());
+                writeCapabilities(spec, layer.get());
+            }
             return Optional.empty();
         } catch (StoreUnavailableException e) {
             throw e;
@@ -156,19 +173,66 @@ final class Finisher {
     }
 
     /**
-     * Writes the TileJSON of the layer's tiles in the job's matrix set and format, with the zoom levels the store holds
-     * now ({@link TileJson}); removes it when there is nothing it may describe: no tile left, or a matrix set TileJSON
-     * cannot name (a document of WorldCRS84Quad tiles written by an earlier version would show them as Web Mercator).
+     * Writes the WMTS capabilities of the layer's caches in the job's set and format. On a layer with dimensions, they
+     * list the values of the caches that have a manifest now, and are removed when none has; two jobs finishing at
+     * once could each write a list without the other's cache, so each lists the caches again after writing and
+     * writes again until the list it wrote is the list it finds: the last writer's list holds every cache whose
+     * manifest was written before it looked.
      */
-    private void writeTileJson(JobSpec spec, LayerInfo layer, String name) throws IOException {
-        Optional<TileJson.Zooms> zooms = TileJson.describes(spec.tileMatrixSet()) ? TileJson.zoomsHeld(tiles, layer)
-                : Optional.empty();
-        if (zooms.isPresent()) {
-            tiles.writeMetadata(spec.layer(), spec.tileMatrixSet(), name,
-                    TileJson.document(layer, spec.format(), tiles.publicUrl(), zooms.get()), "application/json");
-        } else {
-            tiles.deleteMetadata(spec.layer(), spec.tileMatrixSet(), List.of(name));
+    private void writeCapabilities(JobSpec spec, LayerInfo layer) throws IOException {
+        TileCache set = new TileCache(spec.layer(), spec.tileMatrixSet());
+        String name = WmtsCapabilities.fileName(spec.format());
+        if (layer.dimensions().isEmpty()) {
+            tiles.writeMetadata(set, name, WmtsCapabilities.document(layer, spec.tileMatrixSet(), spec.format(),
+                    tiles.publicUrl()), "application/xml");
+            return;
         }
+        String manifest = Manifest.fileName(spec.format());
+        List<String> written = null;
+        List<String> held = tiles.cachesWith(set, layer.dimensions().size(), manifest);
+        while (!held.equals(written)) {
+            if (held.isEmpty()) {
+                tiles.deleteMetadata(set, List.of(name));
+            } else {
+                tiles.writeMetadata(set, name, WmtsCapabilities.document(layer, spec.tileMatrixSet(), spec.format(),
+                        tiles.publicUrl(), valuesOf(layer, held)), "application/xml");
+            }
+            written = held;
+            held = tiles.cachesWith(set, layer.dimensions().size(), manifest);
+        }
+    }
+
+    /** The values of each dimension among the caches' folders ({@code v1/v2/…}), in the order listed. */
+    private static Map<String, Set<String>> valuesOf(LayerInfo layer, List<String> caches) {
+        Map<String, Set<String>> values = new LinkedHashMap<>();
+        layer.dimensions().forEach(dimension -> values.put(dimension.name(), new LinkedHashSet<>()));
+        for (String cache : caches) {
+            String[] folders = cache.split("/");
+            for (int i = 0; i < folders.length && i < layer.dimensions().size(); i++) {
+                values.get(layer.dimensions().get(i).name()).add(DimensionValues.value(folders[i]));
+            }
+        }
+        return values;
+    }
+
+    /**
+     * Writes the TileJSON of the cache in the job's format, with the zoom levels the store holds now
+     * ({@link TileJson}); removes it when there is nothing it may describe: no tile left, or a matrix set TileJSON
+     * cannot name (a document of WorldCRS84Quad tiles written by an earlier version would show them as Web Mercator).
+     * Returns whether the cache holds a tile (looked up on a layer with dimensions, or when TileJSON describes it).
+     */
+    private boolean writeTileJson(JobSpec spec, TileCache cache, LayerInfo layer) throws IOException {
+        String name = TileJson.fileName(spec.format());
+        boolean describes = TileJson.describes(spec.tileMatrixSet());
+        Optional<TileJson.Zooms> zooms = describes || !cache.dimensions().isEmpty()
+                ? TileJson.zoomsHeld(tiles, cache, layer) : Optional.empty();
+        if (describes && zooms.isPresent()) {
+            tiles.writeMetadata(cache, name, TileJson.document(layer, cache, spec.format(), tiles.publicUrl(),
+                    zooms.get()), "application/json");
+        } else {
+            tiles.deleteMetadata(cache, List.of(name));
+        }
+        return zooms.isPresent();
     }
 
     /**

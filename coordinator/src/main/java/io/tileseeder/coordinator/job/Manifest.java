@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tileseeder.job.Digests;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
@@ -38,15 +39,27 @@ public final class Manifest {
         return "manifest-" + format.id() + ".json";
     }
 
-    /**
-     * @param job     the job, all of whose tasks have a result
-     * @param written when the document is written: after the job's last tile
-     */
+    /** The manifest of a job on a layer without dimensions. */
     public static byte[] document(JobStatus job, LayerInfo layer, Instant written) {
+        return document(job, layer, DimensionValues.NONE, 1, written);
+    }
+
+    /**
+     * @param job        the job, all of whose tasks have a result
+     * @param dimensions the cache the manifest is written into, on a layer with dimensions: its value of each (the
+     *                   document's {@code dimensions}); its counts are the whole job's, over all its {@code caches}
+     * @param written    when the document is written: after the job's last tile
+     */
+    public static byte[] document(JobStatus job, LayerInfo layer, DimensionValues dimensions, int caches,
+                                  Instant written) {
         JobSpec spec = job.spec();
         ObjectNode doc = JSON.createObjectNode();
         doc.put("manifest", VERSION);
         doc.put("layer", layer.name());
+        if (!dimensions.isEmpty()) {
+            ObjectNode values = doc.putObject("dimensions");
+            dimensions.values().forEach(values::put);
+        }
         doc.put("layerConfigHash", layer.configHash());
         doc.put("tileMatrixSet", spec.tileMatrixSet().id());
         doc.put("crs", spec.tileMatrixSet().crs());
@@ -57,7 +70,8 @@ public final class Manifest {
         layer.formats().stream().map(TileFormat::id).sorted().forEach(formats::add);
         doc.put("written", written.toString());
         ObjectNode documents = doc.putObject("documents");
-        documents.put("wmtsCapabilities", WmtsCapabilities.fileName(spec.format()));
+        documents.put("wmtsCapabilities", "../".repeat(dimensions.values().size())
+                + WmtsCapabilities.fileName(spec.format()));
         if (TileJson.describes(spec.tileMatrixSet())) {
             documents.put("tileJson", TileJson.fileName(spec.format()));
         } else {
@@ -100,13 +114,18 @@ public final class Manifest {
         }
 
         TileCounts counts = job.counts();
+        if (!spec.dimensions().isEmpty()) {
+            ObjectNode asked = about.putObject("dimensions");
+            spec.dimensions().forEach((name, values) -> values.forEach(asked.putArray(name)::add));
+            about.put("caches", caches);
+        }
         doc.putObject("counts").put("planned", job.tilesPlanned()).put("written", counts.written())
                 .put("empty", counts.empty()).put("skipped", counts.skipped()).put("unchanged", counts.unchanged())
                 .put("deleted", counts.deleted()).put("failed", counts.failed()).put("bytes", counts.bytes());
         MetatilePlan plan = MetatilePlan.of(spec);
         ArrayNode zooms = doc.putArray("zooms");
         for (int z = spec.minZoom(); z <= spec.maxZoom(); z++) {
-            zooms.addObject().put("zoom", z).put("tiles", plan.tileCount(z));
+            zooms.addObject().put("zoom", z).put("tiles", plan.tileCount(z) / caches);
         }
         try {
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.util.Optional;
@@ -53,36 +54,39 @@ public final class TileJson {
     }
 
     /**
-     * The lowest and highest of the layer's zoom levels at which {@code store} holds a tile of the layer in
-     * WebMercatorQuad (in any format: {@link TileStore#hasTiles}); empty if it holds none.
+     * The lowest and highest of the layer's zoom levels at which {@code store} holds a tile of the cache (in any
+     * format: {@link TileStore#hasTiles}); empty if it holds none.
      */
-    public static Optional<Zooms> zoomsHeld(TileStore store, LayerInfo layer) throws IOException {
+    public static Optional<Zooms> zoomsHeld(TileStore store, TileCache cache, LayerInfo layer) throws IOException {
+        int deepest = layer.maxZoom(cache.tileMatrixSet());
         int min = layer.minZoom();
-        while (min <= layer.maxZoom() && !store.hasTiles(layer.name(), TileMatrixSet.WEB_MERCATOR_QUAD, min)) {
+        while (min <= deepest && !store.hasTiles(cache, min)) {
             min++;
         }
-        if (min > layer.maxZoom()) {
+        if (min > deepest) {
             return Optional.empty();
         }
-        int max = layer.maxZoom();
-        while (max > min && !store.hasTiles(layer.name(), TileMatrixSet.WEB_MERCATOR_QUAD, max)) {
+        int max = deepest;
+        while (max > min && !store.hasTiles(cache, max)) {
             max--;
         }
         return Optional.of(new Zooms(min, max));
     }
 
     /**
+     * @param cache a cache of the layer in WebMercatorQuad
      * @param base  the store's public URL ({@link TileStore#publicUrl})
      * @param zooms the zoom levels the cache holds ({@link #zoomsHeld})
      */
-    public static byte[] document(LayerInfo layer, TileFormat format, String base, Zooms zooms) {
+    public static byte[] document(LayerInfo layer, TileCache cache, TileFormat format, String base, Zooms zooms) {
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         ObjectNode doc = JSON.createObjectNode();
         doc.put("tilejson", "3.0.0");
-        doc.put("name", layer.title());
+        doc.put("name", cache.dimensions().isEmpty() ? layer.title()
+                : layer.title() + " " + String.join(" ", cache.dimensions().values().values()));
         doc.put("attribution", layer.attribution());
         doc.put("scheme", "xyz");
-        doc.putArray("tiles").add(TileUrls.template(base, layer.name(), tms, format, "{z}", "{x}", "{y}"));
+        doc.putArray("tiles").add(TileUrls.template(base, cache.path(), format, "{z}", "{x}", "{y}"));
         doc.put("minzoom", zooms.min());
         doc.put("maxzoom", zooms.max());
         doc.putArray("bounds").add(-180).add(-85.0511).add(180).add(85.0511);

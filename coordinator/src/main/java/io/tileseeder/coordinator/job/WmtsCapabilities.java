@@ -4,10 +4,14 @@ import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Dimension;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * An OGC WMTS 1.0.0 capabilities document (RESTful) for a layer's tiles in one matrix set and format, stored beside
@@ -36,8 +40,22 @@ public final class WmtsCapabilities {
         return "WMTSCapabilities-" + format.id() + ".xml";
     }
 
-    /** @param base the store's public URL ({@link io.tileseeder.port.TileStore#publicUrl}) */
+    /** The document of a layer without dimensions. @param base the store's public URL */
     public static byte[] document(LayerInfo layer, TileMatrixSet tms, TileFormat format, String base) {
+        return document(layer, tms, format, base, Map.of());
+    }
+
+    /**
+     * The document of a layer's caches in one set and format. A layer with dimensions gets a {@code Dimension} each,
+     * listing the values of its caches (its default first named as {@code Default}: the declared one, else the
+     * first value), and its template a variable per dimension where the value's folder is
+     * ({@code …/{TIME}/{TileMatrix}/…}).
+     *
+     * @param base   the store's public URL ({@link io.tileseeder.port.TileStore#publicUrl})
+     * @param values the values of each of the layer's dimensions that its caches hold, in the layer's order
+     */
+    public static byte[] document(LayerInfo layer, TileMatrixSet tms, TileFormat format, String base,
+                                  Map<String, ? extends Collection<String>> values) {
         boolean mercator = tms == TileMatrixSet.WEB_MERCATOR_QUAD;
         Crs crs = tms.referenceSystem();
         Bounds area = tms.crs84Bounds();
@@ -77,11 +95,27 @@ public final class WmtsCapabilities {
         }
         xml.append("      <Style isDefault=\"true\"><ows:Identifier>default</ows:Identifier></Style>\n");
         xml.append("      <Format>").append(format.contentType()).append("</Format>\n");
+        StringBuilder cache = new StringBuilder(layer.name()).append('/').append(tms.id());
+        for (Dimension dimension : layer.dimensions()) {
+            Collection<String> held = values.containsKey(dimension.name()) ? values.get(dimension.name()) : List.of();
+            xml.append("      <Dimension>\n");
+            xml.append("        <ows:Identifier>").append(escape(dimension.name())).append("</ows:Identifier>\n");
+            String fallback = dimension.defaultValue() != null ? dimension.defaultValue()
+                    : held.stream().findFirst().orElse(null);
+            if (fallback != null) {
+                xml.append("        <Default>").append(escape(fallback)).append("</Default>\n");
+            }
+            for (String value : held.isEmpty() && fallback != null ? List.of(fallback) : held) {
+                xml.append("        <Value>").append(escape(value)).append("</Value>\n");
+            }
+            xml.append("      </Dimension>\n");
+            cache.append("/{").append(dimension.name()).append('}');
+        }
         xml.append("      <TileMatrixSetLink><TileMatrixSet>").append(tms.id())
                 .append("</TileMatrixSet></TileMatrixSetLink>\n");
         xml.append("      <ResourceURL format=\"").append(format.contentType())
                 .append("\" resourceType=\"tile\" template=\"")
-                .append(escape(TileUrls.template(base, layer.name(), tms, format, "{TileMatrix}", "{TileCol}",
+                .append(escape(TileUrls.template(base, cache.toString(), format, "{TileMatrix}", "{TileCol}",
                         "{TileRow}"))).append("\"/>\n");
         xml.append("    </Layer>\n    <TileMatrixSet>\n");
         xml.append("      <ows:Identifier>").append(tms.id()).append("</ows:Identifier>\n");

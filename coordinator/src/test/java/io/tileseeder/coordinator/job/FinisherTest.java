@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.ForwardingTileStore;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.adapters.LoggedRecords;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
@@ -180,7 +181,7 @@ class FinisherTest {
     void worldCrs84QuadTilesGetNoTileJsonAndAStaleOneIsRemoved() throws Exception {
         FileTileStore files = new FileTileStore(tiles);
         storeTiles(files, TileMatrixSet.WORLD_CRS84_QUAD, 0);
-        files.writeMetadata("world", TileMatrixSet.WORLD_CRS84_QUAD, "tilejson-png.json", new byte[] {'{', '}'},
+        files.writeMetadata(new TileCache("world", TileMatrixSet.WORLD_CRS84_QUAD), "tilejson-png.json", new byte[] {'{', '}'},
                 "application/json");
 
         String id = finishJob(files, "seed", TileMatrixSet.WORLD_CRS84_QUAD, 0, 0);
@@ -354,15 +355,14 @@ class FinisherTest {
         CountDownLatch goOn = new CountDownLatch(1);
         TileStore held = new ForwardingTileStore(new FileTileStore(tiles)) {
             @Override
-            public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
-                                      String contentType) throws IOException {
+            public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
                 writing.countDown();
                 try {
                     goOn.await();
                 } catch (InterruptedException e) {
                     throw new InterruptedIOException();
                 }
-                super.writeMetadata(layer, tileMatrixSet, name, content, contentType);
+                super.writeMetadata(cache, name, content, contentType);
             }
         };
         CompletableFuture<Void> late = CompletableFuture.runAsync(() -> finisher(held).finishIfDone(id));
@@ -402,8 +402,7 @@ class FinisherTest {
         }
 
         @Override
-        public void writeMetadata(String layer, TileMatrixSet tileMatrixSet, String name, byte[] content,
-                                  String contentType) throws IOException {
+        public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
             throw failure.get();
         }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
@@ -26,6 +27,8 @@ import org.w3c.dom.Element;
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
 class TileJsonTest {
 
+    private static final TileCache MERCATOR_CACHE = new TileCache("world", TileMatrixSet.WEB_MERCATOR_QUAD);
+
     private static final LayerInfo WORLD = new LayerInfo("world", "World countries", "Natural Earth", 0, 14,
             Set.copyOf(TileMatrixSet.builtIn()), Set.of(TileFormat.values()), MetatileSize.DEFAULT);
     private static final String BASE = "https://tiles.example.com/cache";
@@ -39,7 +42,7 @@ class TileJsonTest {
      */
     @Test
     void describesTheZoomsHeldWithAnAbsoluteTileUrl() throws Exception {
-        JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, TileFormat.PNG, BASE,
+        JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, TileFormat.PNG, BASE,
                 new TileJson.Zooms(0, 5)));
 
         assertThat(doc.path("tilejson").asText()).isEqualTo("3.0.0");
@@ -60,7 +63,7 @@ class TileJsonTest {
     @Test
     void theTileUrlMatchesWhereTheStorePutsTiles() throws Exception {
         for (TileFormat format : TileFormat.values()) {
-            JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, format, BASE,
+            JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, format, BASE,
                     new TileJson.Zooms(2, 9)));
             String template = doc.path("tiles").get(0).asText();
             TileKey key = new TileKey("world", TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(3, 5, 2), format);
@@ -74,7 +77,7 @@ class TileJsonTest {
     /** Both documents build their tile URL in one place: the same template, each with its own placeholders. */
     @Test
     void theTileUrlIsTheWmtsCapabilitiesTemplate() throws Exception {
-        String tileJson = new ObjectMapper().readTree(TileJson.document(WORLD, TileFormat.WEBP, "file:///srv/tiles",
+        String tileJson = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, TileFormat.WEBP, "file:///srv/tiles",
                 new TileJson.Zooms(0, 3))).path("tiles").get(0).asText();
         Element url = (Element) DocumentBuilderFactory.newNSInstance().newDocumentBuilder()
                 .parse(new ByteArrayInputStream(WmtsCapabilities.document(WORLD, TileMatrixSet.WEB_MERCATOR_QUAD,
@@ -95,18 +98,18 @@ class TileJsonTest {
     @Test
     void theZoomsHeldAreTheLowestAndHighestOfTheLayersThatHoldATile() throws Exception {
         FileTileStore store = new FileTileStore(root);
-        assertThat(TileJson.zoomsHeld(store, WORLD)).as("an empty store").isEmpty();
+        assertThat(TileJson.zoomsHeld(store, MERCATOR_CACHE, WORLD)).as("an empty store").isEmpty();
         store.write(List.of(tile(TileMatrixSet.WORLD_CRS84_QUAD, TileCoord.of(4, 0, 0), TileFormat.PNG)));
-        assertThat(TileJson.zoomsHeld(store, WORLD)).as("tiles of another matrix set only").isEmpty();
+        assertThat(TileJson.zoomsHeld(store, MERCATOR_CACHE, WORLD)).as("tiles of another matrix set only").isEmpty();
 
         store.write(List.of(tile(TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(7, 3, 3), TileFormat.PNG),
                 tile(TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(2, 1, 1), TileFormat.PNG),
                 tile(TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(4, 1, 1), TileFormat.JPEG)));
 
-        assertThat(TileJson.zoomsHeld(store, WORLD)).contains(new TileJson.Zooms(2, 7));
+        assertThat(TileJson.zoomsHeld(store, MERCATOR_CACHE, WORLD)).contains(new TileJson.Zooms(2, 7));
         LayerInfo shallow = new LayerInfo("world", "World", "", 3, 5, Set.copyOf(TileMatrixSet.builtIn()),
                 Set.of(TileFormat.values()), MetatileSize.DEFAULT);
-        assertThat(TileJson.zoomsHeld(store, shallow)).as("within the layer's zoom levels")
+        assertThat(TileJson.zoomsHeld(store, MERCATOR_CACHE, shallow)).as("within the layer's zoom levels")
                 .contains(new TileJson.Zooms(4, 4));
     }
 

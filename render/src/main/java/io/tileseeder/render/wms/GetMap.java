@@ -3,6 +3,7 @@ package io.tileseeder.render.wms;
 import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.layer.WmsSourceConfig;
 import java.math.BigDecimal;
 import java.util.Locale;
@@ -32,6 +33,17 @@ public final class GetMap {
      * @throws IllegalArgumentException if the configured URL is not one OkHttp accepts
      */
     public static HttpUrl url(WmsSourceConfig source, TileMatrixSet tms, Bounds bounds, int width, int height) {
+        return url(source, tms, bounds, width, height, DimensionValues.NONE);
+    }
+
+    /**
+     * The GetMap URL of {@code bounds} in the cache of the given dimension values: each is sent as its parameter,
+     * {@code STYLES} in place of the source's styles.
+     *
+     * @throws IllegalArgumentException if the configured URL is not one OkHttp accepts
+     */
+    public static HttpUrl url(WmsSourceConfig source, TileMatrixSet tms, Bounds bounds, int width, int height,
+                              DimensionValues dimensions) {
         HttpUrl base = HttpUrl.parse(source.url().toString());
         if (base == null) {
             throw new IllegalArgumentException("not an http(s) URL: " + source.url());
@@ -61,6 +73,14 @@ public final class GetMap {
                 .setQueryParameter("TRANSPARENT", source.transparent() ? "TRUE" : "FALSE")
                 .setQueryParameter("EXCEPTIONS", v130 ? "XML" : "application/vnd.ogc.se_xml");
         source.params().forEach(url::setQueryParameter);
+        dimensions.values().forEach((name, value) -> {
+            for (String own : base.queryParameterNames()) {
+                if (own.equalsIgnoreCase(name)) {
+                    url.removeAllQueryParameters(own);
+                }
+            }
+            url.setQueryParameter(name.equalsIgnoreCase("STYLES") ? "STYLES" : name, value);
+        });
         return url.build();
     }
 

@@ -1,6 +1,7 @@
 package io.tileseeder.render.wms;
 
 import io.tileseeder.grid.Metatile;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.render.MetatileImage;
 import io.tileseeder.render.MetatileSource;
@@ -22,10 +23,11 @@ public final class WmsSource implements MetatileSource {
     }
 
     @Override
-    public Optional<MetatileImage> render(Metatile metatile, int gutter) throws WmsException, InterruptedException {
+    public Optional<MetatileImage> render(Metatile metatile, int gutter, DimensionValues dimensions)
+            throws WmsException, InterruptedException {
         int width = metatile.imageWidth(gutter);
         int height = metatile.imageHeight(gutter);
-        var url = GetMap.url(config, metatile.tileMatrixSet(), metatile.bounds(gutter), width, height);
+        var url = GetMap.url(config, metatile.tileMatrixSet(), metatile.bounds(gutter), width, height, dimensions);
         BufferedImage image = client.getMap(config, url, width, height, MetatileImage.raster(metatile, gutter));
         return Optional.of(MetatileImage.copyOf(metatile, gutter, image));
     }

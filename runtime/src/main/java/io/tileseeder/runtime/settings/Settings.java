@@ -136,7 +136,8 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                         limits.maxTilesPerJob()),
                 atLeast(0, "seeder.limits.max-labels", limits.maxLabels()),
                 atLeast(4, "seeder.limits.max-coverage-vertices", limits.maxCoverageVertices()),
-                atLeast(1, "seeder.limits.max-list-tiles", limits.maxListTiles()));
+                atLeast(1, "seeder.limits.max-list-tiles", limits.maxListTiles()),
+                atLeast(1, "seeder.limits.max-combinations", limits.maxCombinations()));
         return new Settings(new StoreSettings(config.store().path(), connection, config.store().publicUrl()),
                 config.layers().file().map(Path::of),
                 new JobSettings(jobLimits,

@@ -136,7 +136,7 @@ public final class DryRun {
             MetatileTask task = MetatileTask.of("dry-run", metatile.seq(), spec.layer(), spec.format(), Mode.SEED,
                     metatile.metatile(), metatile.tiles(), metatile.mask(), null);
             long began = System.nanoTime();
-            MetatileRenderer.Drawn drawn = renderer.draw(layer, task.metatile(), task.format());
+            MetatileRenderer.Drawn drawn = renderer.draw(layer, task.metatile(), task.format(), task.dimensions());
             for (TileCoord tile : task.tilesToStore()) {
                 Optional<byte[]> encoded = drawn.encode(tile);
                 if (encoded.isPresent()) {

@@ -202,7 +202,7 @@ public final class MetatileProcessor {
             TileCounts counts = prepared.counts;
             MetatileTask task = prepared.task;
             if (!prepared.unmark.isEmpty()) {
-                store.deleteMetadata(task.layer(), task.tileMatrixSet(), prepared.unmark);
+                store.deleteMetadata(task.cache(), prepared.unmark);
             }
             if (!prepared.changes.isEmpty()) {
                 writeChanges(prepared.task, prepared.changes);
@@ -218,7 +218,7 @@ public final class MetatileProcessor {
                 store.write(prepared.tiles);
             }
             if (prepared.mark != null) {
-                store.writeMetadata(task.layer(), task.tileMatrixSet(), prepared.mark,
+                store.writeMetadata(task.cache(), prepared.mark,
                         (task.jobId() + "\n").getBytes(StandardCharsets.UTF_8), "text/plain; charset=utf-8");
             }
             metrics.stage(Stage.STORE, System.nanoTime() - start);
@@ -267,7 +267,7 @@ public final class MetatileProcessor {
             return Prepared.nothingToWrite(lease, task, tally.counts(), mark);
         }
 
-        MetatileRenderer.Drawn drawn = renderer.draw(layer, task.metatile(), task.format());
+        MetatileRenderer.Drawn drawn = renderer.draw(layer, task.metatile(), task.format(), task.dimensions());
         long rendered = System.nanoTime();
         metrics.stage(Stage.RENDER, rendered - checked);
 
@@ -297,7 +297,7 @@ public final class MetatileProcessor {
     /** Whether the store holds the metatile's done marker: every tile of it was stored, or found empty. */
     private boolean markedDone(MetatileTask task, String marker) throws IOException {
         try {
-            return store.hasMetadata(task.layer(), task.tileMatrixSet(), marker);
+            return store.hasMetadata(task.cache(), marker);
         } catch (IOException e) {
             storeFailed();
             throw e;
@@ -322,9 +322,9 @@ public final class MetatileProcessor {
      */
     private void writeChanges(MetatileTask task, List<TileKey> changes) throws IOException {
         String lines = TileLists.write(changes.stream().map(TileKey::tile).toList());
-        String name = ChangeLists.fileName(task.jobId(), task.seq(),
+        String name = ChangeLists.fileName(task.jobId(), task.dimensions(), task.seq(),
                 Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1));
-        store.writeMetadata(task.layer(), task.tileMatrixSet(), name, lines.getBytes(StandardCharsets.UTF_8),
+        store.writeMetadata(task.cache().set(), name, lines.getBytes(StandardCharsets.UTF_8),
                 "text/plain; charset=utf-8");
     }
 
@@ -340,7 +340,7 @@ public final class MetatileProcessor {
         List<TileCoord> tiles = task.tilesToStore();
         List<TileKey> keys = new ArrayList<>(tiles.size());
         for (TileCoord tile : tiles) {
-            keys.add(new TileKey(task.layer(), task.tileMatrixSet(), tile, task.format()));
+            keys.add(new TileKey(task.cache(), tile, task.format()));
         }
         return keys;
     }

@@ -3,6 +3,7 @@ package io.tileseeder.worker.task;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.port.StoredTile;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.worker.task.MetatileProcessor.Tally;
@@ -104,16 +105,16 @@ sealed interface RenderMode {
          * unchanged tiles alone.
          */
         private boolean zoomWasEmpty(MetatileTask task) throws IOException {
-            JobZoom zoom = new JobZoom(task.jobId(), task.layer(), task.tileMatrixSet(), task.z());
+            JobZoom zoom = new JobZoom(task.jobId(), task.cache(), task.z());
             Boolean empty = emptyZooms.get(zoom);
             if (empty == null) {
-                boolean answer = !store.hasTiles(task.layer(), task.tileMatrixSet(), task.z());
+                boolean answer = !store.hasTiles(task.cache(), task.z());
                 empty = emptyZooms.merge(zoom, answer, (known, asked) -> known && asked);
             }
             return empty;
         }
 
-        private record JobZoom(String jobId, String layer, TileMatrixSet tileMatrixSet, int z) {
+        private record JobZoom(String jobId, TileCache cache, int z) {
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.ForwardingTileStore;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
@@ -252,7 +253,7 @@ class PipelineStagesTest {
 
         /** Every zoom holds tiles, so that every task looks up its tiles, and waits. */
         @Override
-        public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) {
+        public boolean hasTiles(TileCache cache, int z) {
             return true;
         }
 

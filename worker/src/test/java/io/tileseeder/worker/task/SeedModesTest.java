@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.adapters.ForwardingTileStore;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.grid.TileMatrixSet;
@@ -367,12 +368,12 @@ class SeedModesTest {
                 "done/png-4x4-store/3/1/0");
         MetatileTask jpeg = new MetatileTask(task.v(), task.jobId(), task.seq(), task.layer(), task.tileMatrixSet(),
                 TileFormat.JPEG, task.mode(), task.z(), task.metatileX(), task.metatileY(), 2, 2, 2, 0, 3, 1,
-                null, null);
+                null, null, null);
         assertThat(DoneMetatiles.marker(jpeg, EmptyTilePolicy.STORE)).isEqualTo("done/jpeg-2x2-store/3/1/0");
         assertThat(DoneMetatiles.coversMetatile(task)).isTrue();
         assertThat(DoneMetatiles.coversMetatile(jpeg)).isTrue();
         MetatileTask part = new MetatileTask(task.v(), task.jobId(), task.seq(), task.layer(), task.tileMatrixSet(),
-                task.format(), task.mode(), 3, 1, 0, 4, 4, 4, 0, 6, 3, null, null);
+                task.format(), task.mode(), 3, 1, 0, 4, 4, 4, 0, 6, 3, null, null, null);
         assertThat(DoneMetatiles.coversMetatile(part)).as("three columns of four").isFalse();
     }
 
@@ -408,15 +409,15 @@ class SeedModesTest {
         }
 
         @Override
-        public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
+        public boolean hasTiles(TileCache cache, int z) throws IOException {
             zooms.incrementAndGet();
-            return super.hasTiles(layer, tileMatrixSet, z);
+            return super.hasTiles(cache, z);
         }
 
         @Override
-        public boolean hasMetadata(String layer, TileMatrixSet tileMatrixSet, String name) throws IOException {
+        public boolean hasMetadata(TileCache cache, String name) throws IOException {
             markers.incrementAndGet();
-            return super.hasMetadata(layer, tileMatrixSet, name);
+            return super.hasMetadata(cache, name);
         }
 
         @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.ForwardingTileStore;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Mode;
@@ -183,9 +184,9 @@ class StageGuardTest {
     private void start(Fault fault, Supplier<? extends Throwable> thrown, Duration drain) {
         TileStore store = new ForwardingTileStore(new FileTileStore(tiles)) {
             @Override
-            public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) throws IOException {
+            public boolean hasTiles(TileCache cache, int z) throws IOException {
                 throwIf(fault == Fault.CHECK_STORED, thrown);
-                return super.hasTiles(layer, tileMatrixSet, z);
+                return super.hasTiles(cache, z);
             }
 
             @Override

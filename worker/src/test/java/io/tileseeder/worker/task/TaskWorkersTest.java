@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.adapters.ForwardingTileStore;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.adapters.LoggedRecords;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
@@ -630,7 +631,7 @@ class TaskWorkersTest {
 
         /** Every zoom holds tiles, so that every task looks up its tiles, and waits. */
         @Override
-        public boolean hasTiles(String layer, TileMatrixSet tileMatrixSet, int z) {
+        public boolean hasTiles(TileCache cache, int z) {
             return true;
         }
 

@@ -135,67 +135,12 @@ class WmtsCacheGdalIT {
         assertReadsTheStoredTiles(capabilities, "WebMercatorQuad");
     }
 
-    /**
-     * GDAL's image of the set's extent at zoom 3's resolution, compared pixel by pixel with the tiles in the folder
-     * (the tiles of a ragged edge beyond the extent only where they overlap it).
-     */
     private void assertReadsTheStoredTiles(String capabilities, String set) throws Exception {
-        TileMatrixSet tms = TileMatrixSet.byId(set).orElseThrow();
-        TileMatrix matrix = tms.matrix(ZOOM);
-        Bounds extent = tms.crsBounds();
-        int width = (int) Math.round(extent.width() / matrix.cellSize());
-        int height = (int) Math.round(extent.height() / matrix.cellSize());
-        int offsetX = (int) Math.round((extent.minX() - matrix.left()) / matrix.cellSize());
-        int offsetY = (int) Math.round((matrix.top() - extent.maxY()) / matrix.cellSize());
-        Path out = root.resolve("gdal-z" + ZOOM + ".png");
-        run("gdal_translate", "-q", "--config", "GDAL_ENABLE_WMS_CACHE", "NO", "-of", "PNG",
-                "-outsize", Integer.toString(width), Integer.toString(height), "WMTS:" + capabilities, out.toString());
-        BufferedImage read = ImageIO.read(out.toFile());
-        assertThat(read.getWidth()).isEqualTo(width);
-        assertThat(read.getHeight()).isEqualTo(height);
-        int tiles = 0;
-        int size = matrix.tileWidth();
-        for (int x = 0; x < matrix.matrixWidth(); x++) {
-            for (int y = 0; y < matrix.matrixHeight(); y++) {
-                Path file = root.resolve("world/" + set + "/" + ZOOM + "/" + x + "/" + y + ".png");
-                BufferedImage tile = Files.exists(file) ? ImageIO.read(file.toFile()) : null;
-                tiles += tile == null ? 0 : 1;
-                for (int py = 0; py < size; py += 3) {
-                    for (int px = 0; px < size; px += 3) {
-                        int gx = x * size + px - offsetX;
-                        int gy = y * size + py - offsetY;
-                        if (gx < 0 || gy < 0 || gx >= width || gy >= height) {
-                            continue;
-                        }
-                        int expected = tile == null ? 0 : tile.getRGB(px, py);
-                        int got = read.getRGB(gx, gy);
-                        if (expected >>> 24 == 0) {
-                            assertThat(got >>> 24).as("alpha of tile %d/%d at %d,%d", x, y, px, py).isZero();
-                        } else {
-                            assertThat(Integer.toHexString(got)).as("tile %d/%d at %d,%d", x, y, px, py)
-                                    .isEqualTo(Integer.toHexString(expected));
-                        }
-                    }
-                }
-            }
-        }
-        assertThat(tiles).as("tiles stored at zoom %d", ZOOM).isPositive()
-                .isLessThanOrEqualTo(matrix.matrixWidth() * matrix.matrixHeight());
+        GdalWmts.assertReadsTheStoredTiles(root, capabilities, TileMatrixSet.byId(set).orElseThrow(), ZOOM,
+                root.resolve("world/" + set));
     }
 
-    /** Runs a GDAL command in the test's folder; fails naming the command and its output unless it exits 0. */
     private String run(String... command) throws IOException, InterruptedException {
-        List<String> line = new ArrayList<>(List.of(command));
-        Process process;
-        try {
-            process = new ProcessBuilder(line).directory(root.toFile()).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            throw new IllegalStateException(command[0] + " is missing: run the tests with dev/test, whose "
-                    + "`dev/services up --wms` installs Debian's gdal-bin", e);
-        }
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(String.join(" ", line)).isTrue();
-        assertThat(process.exitValue()).as("%s\n%s", String.join(" ", line), output).isZero();
-        return output;
+        return GdalWmts.run(root, command);
     }
 }

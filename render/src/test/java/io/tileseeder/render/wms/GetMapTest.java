@@ -6,6 +6,7 @@ import io.tileseeder.grid.Bounds;
 import io.tileseeder.grid.Metatile;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.layer.WmsSourceConfig;
 import java.net.URI;
 import java.time.Duration;
@@ -133,6 +134,26 @@ class GetMapTest {
         assertThat(url.queryParameterNames()).containsExactlyInAnyOrder("map", "SERVICE", "VERSION", "REQUEST",
                 "LAYERS", "STYLES", "CRS", "BBOX", "WIDTH", "HEIGHT", "FORMAT", "TRANSPARENT", "EXCEPTIONS",
                 "map_resolution", "format_options");
+    }
+
+    @Test
+    void eachDimensionValueIsSentAsItsParameterAndStylesReplaceTheSources() {
+        WmsSourceConfig config = config("http://h/wms?time=old&map=x", WmsSourceConfig.V130);
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        values.put("TIME", "2026-11-26T12:05:00Z");
+        values.put("styles", "night");
+        values.put("CQL_FILTER", "network='gas' & x=1");
+
+        HttpUrl url = GetMap.url(config, TileMatrixSet.WEB_MERCATOR_QUAD, new Bounds(0, 0, 1, 1), 256, 256,
+                new DimensionValues(values));
+
+        assertThat(url.queryParameterValues("TIME")).containsExactly("2026-11-26T12:05:00Z");
+        assertThat(url.queryParameterNames()).as("the base URL's own time gives way").doesNotContain("time")
+                .doesNotContain("styles").contains("map");
+        assertThat(url.queryParameterValues("STYLES")).containsExactly("night");
+        assertThat(url.queryParameter("CQL_FILTER")).as("encoded, read back whole").isEqualTo("network='gas' & x=1");
+        assertThat(GetMap.url(config, TileMatrixSet.WEB_MERCATOR_QUAD, new Bounds(0, 0, 1, 1), 256, 256)
+                .queryParameter("time")).as("without dimensions the URL is as configured").isEqualTo("old");
     }
 
     @Test

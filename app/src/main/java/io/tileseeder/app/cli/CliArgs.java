@@ -3,6 +3,7 @@ package io.tileseeder.app.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.JobRequest;
@@ -13,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,6 +70,27 @@ public final class CliArgs {
                     + "' is not four numbers: minLon,minLat,maxLon,maxLat, or the corners in --bbox-crs");
         }
         return values;
+    }
+
+    /**
+     * Dimension options, {@code NAME=VALUE} each: the values of each name in the order given, a name given twice
+     * naming two values (a job's {@code dimensions}); null for none.
+     */
+    static Map<String, JsonNode> dimensions(CommandSpec spec, String option, List<String> texts) {
+        if (texts.isEmpty()) {
+            return null;
+        }
+        Map<String, ArrayNode> values = new LinkedHashMap<>();
+        for (String text : texts) {
+            int equals = text.indexOf('=');
+            if (equals < 1) {
+                throw new ParameterException(spec.commandLine(), option + ": '" + text + "' is not NAME=VALUE, "
+                        + "e.g. TIME=2026-11-26T12:05Z or STYLES=night");
+            }
+            values.computeIfAbsent(text.substring(0, equals), name -> JSON.createArrayNode())
+                    .add(text.substring(equals + 1));
+        }
+        return new LinkedHashMap<String, JsonNode>(values);
     }
 
     static JobRequest.Metatile metatile(CommandSpec spec, String option, String text) {

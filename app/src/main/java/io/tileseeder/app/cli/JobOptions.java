@@ -3,7 +3,9 @@ package io.tileseeder.app.cli;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.job.JobRequest;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -59,6 +61,12 @@ final class JobOptions {
             + "below, within --zoom."})
     String tiles;
 
+    @Option(names = "--dimension", paramLabel = "NAME=VALUE", description = {"A value of one of the layer's "
+            + "dimensions to seed, e.g. TIME=2026-11-26T12:05Z, STYLES=night, or an interval of a time or number "
+            + "dimension, TIME=2026-11-26T12:00Z/2026-11-26T13:00Z/PT5M; repeatable, once per value. Every "
+            + "combination of the values is a cache of its own; a dimension not named gets its default."})
+    List<String> dimensions = new ArrayList<>();
+
     /**
      * The job these options describe.
      *
@@ -70,6 +78,7 @@ final class JobOptions {
                 bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
                 metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, priority,
                 labels, coverage == null ? null : CliArgs.coverage(spec, "--coverage", coverage),
-                tiles == null ? null : TextNode.valueOf(CliArgs.text(spec, "--tiles", tiles)), bboxCrs);
+                tiles == null ? null : TextNode.valueOf(CliArgs.text(spec, "--tiles", tiles)), bboxCrs,
+                CliArgs.dimensions(spec, "--dimension", dimensions));
     }
 }

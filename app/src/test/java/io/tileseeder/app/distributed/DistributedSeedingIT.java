@@ -187,6 +187,48 @@ class DistributedSeedingIT {
         }
     }
 
+    /**
+     * A job over both styles of the dev WMS's {@code styled} layer (a cache per style), 2x2 metatiles, with a worker
+     * killed mid-job: every tile of both caches is stored, exactly the embedded engine's, and the capabilities beside
+     * them list both styles.
+     */
+    @Test
+    void aJobWithDimensionsLosesNoTileWhenAWorkerIsKilled(TestInfo info) throws Exception {
+        String wms = System.getenv("SEEDER_WMS_URL");
+        assertThat(wms).as("SEEDER_WMS_URL (dev/services up --wms)").isNotBlank();
+        Path layers = temp.resolve("styled.yaml");
+        Files.writeString(layers, """
+                layers:
+                  - name: styled
+                    zoom: {min: 0, max: 5}
+                    tileMatrixSets: [WebMercatorQuad]
+                    metatile: {width: 2, height: 2}
+                    source: {type: wms, url: "%s", version: "1.3.0", layers: [styled], timeout: 30s}
+                    dimensions:
+                      - {name: STYLES, values: [day, night], default: day}
+                """.formatted(wms));
+        String request = "{\"layer\":\"styled\",\"zoom\":{\"min\":0,\"max\":4},"
+                + "\"dimensions\":{\"STYLES\":[\"day\",\"night\"]}}";
+        Set<String> expected = WorldTiles.seeded(Optional.of(layers), JSON.readValue(request, JobRequest.class));
+        try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())) {
+            List<SeederProcess> workers = cluster.startCoordinatorAndWorkers("worker-a", "worker-b").workers();
+
+            String job = cluster.submit(request);
+            cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 20, JOB_TIMEOUT);
+            workers.get(0).kill();
+            JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(done.get("progress").get("tasksPlanned").asLong()).as("86 metatiles per style")
+                    .isEqualTo(2 * (1 + 1 + 4 + 16 + 64));
+            assertThat(expected).anyMatch(tile -> tile.startsWith("styled/WebMercatorQuad/day/4/"))
+                    .anyMatch(tile -> tile.startsWith("styled/WebMercatorQuad/night/4/"));
+            assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(expected);
+            assertThat(cluster.objects()).containsKeys("styled/WebMercatorQuad/day/manifest-png.json",
+                    "styled/WebMercatorQuad/night/manifest-png.json", "styled/WebMercatorQuad/WMTSCapabilities-png.xml");
+        }
+    }
+
     @Test
     void twoOverlappingJobsRenderEachMetatileOnce(TestInfo info) throws Exception {
         // Empty tiles stored, so a metatile seeded by one job is complete in the store for the other.

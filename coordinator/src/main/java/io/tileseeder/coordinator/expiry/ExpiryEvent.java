@@ -2,6 +2,7 @@ package io.tileseeder.coordinator.expiry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tileseeder.job.JobRequest;
+import java.util.Map;
 
 /**
  * A message on the tile-expiry topic: tiles of a layer whose data changed, as a data pipeline publishes them.
@@ -18,9 +19,17 @@ import io.tileseeder.job.JobRequest;
  * @param format        the format to reseed; {@code png} if absent
  * @param zoom          the zoom levels to reseed, the tiles' ancestors above them and descendants below; the
  *                      layer's if absent
+ * @param dimensions    on a layer with dimensions, the value of each whose cache the tiles are of (a value no cache
+ *                      holds yet, a new radar frame, is seeded); the defaults for those left out
  */
 public record ExpiryEvent(int v, String layer, String source, JsonNode tiles, String tileMatrixSet, String format,
-                          JobRequest.Zoom zoom) {
+                          JobRequest.Zoom zoom, Map<String, String> dimensions) {
 
     public static final int VERSION = 1;
+
+    /** An event of a layer without dimensions. */
+    public ExpiryEvent(int v, String layer, String source, JsonNode tiles, String tileMatrixSet, String format,
+                       JobRequest.Zoom zoom) {
+        this(v, layer, source, tiles, tileMatrixSet, format, zoom, null);
+    }
 }

@@ -1,6 +1,7 @@
 package io.tileseeder.coordinator.expiry;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.micrometer.core.instrument.Counter;
@@ -10,6 +11,8 @@ import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileLists;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Dimension;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.IdempotencyConflictException;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobLimits;
@@ -73,7 +76,8 @@ public final class ExpiryReseeds {
         String submit(JobRequest request, String idempotencyKey);
     }
 
-    private record Key(String layer, TileMatrixSet tileMatrixSet, TileFormat format, int minZoom, int maxZoom) {
+    private record Key(String layer, TileMatrixSet tileMatrixSet, TileFormat format, int minZoom, int maxZoom,
+                       DimensionValues dimensions) {
     }
 
     private static final class Batch {
@@ -212,7 +216,28 @@ public final class ExpiryReseeds {
             throw new IllegalArgumentException("zoom " + min + ".." + max + " is not within layer '" + layer.name()
                     + "''s " + layer.minZoom() + ".." + deepest + " on " + tms.id());
         }
-        return new Key(layer.name(), tms, format, min, max);
+        return new Key(layer.name(), tms, format, min, max, dimensions(layer, event.dimensions()));
+    }
+
+    /** The event's value of each of the layer's dimensions, checked and normalized, or its default. */
+    private static DimensionValues dimensions(LayerInfo layer, Map<String, String> given) {
+        Map<String, String> asked = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        if (given != null) {
+            asked.putAll(given);
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Dimension dimension : layer.dimensions()) {
+            String value = asked.remove(dimension.name());
+            if (value == null && dimension.defaultValue() == null) {
+                throw new IllegalArgumentException("layer '" + layer.name() + "' needs a value of " + dimension.name());
+            }
+            values.put(dimension.name(), value == null ? dimension.defaultValue() : dimension.check(value));
+        }
+        if (!asked.isEmpty()) {
+            throw new IllegalArgumentException("layer '" + layer.name() + "' has no dimension "
+                    + String.join(", ", asked.keySet()));
+        }
+        return new DimensionValues(values);
     }
 
     /**
@@ -310,7 +335,14 @@ public final class ExpiryReseeds {
                 null, key.format().id(), Mode.RESEED.id(), new JobRequest.Metatile(side, side), null,
                 settings.priority(),
                 Map.of("trigger", TRIGGER, "source", sources(batch.sources)), null,
-                TextNode.valueOf(TileLists.write(new ArrayList<>(batch.tiles))));
+                TextNode.valueOf(TileLists.write(new ArrayList<>(batch.tiles))), null,
+                key.dimensions().isEmpty() ? null : dimensions(key.dimensions()));
+    }
+
+    private static Map<String, JsonNode> dimensions(DimensionValues values) {
+        Map<String, JsonNode> asked = new LinkedHashMap<>();
+        values.values().forEach((name, value) -> asked.put(name, TextNode.valueOf(value)));
+        return asked;
     }
 
     /** The sources, comma-separated, within a label's length: those that fit, then how many more. */
@@ -342,7 +374,8 @@ public final class ExpiryReseeds {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(
                     (request.layer() + "|" + request.tileMatrixSet() + "|" + request.format() + "|"
                             + request.zoom().min() + "|" + request.zoom().max() + "|" + request.labels().get("source")
-                            + "|" + new TreeMap<>(firstOffsets) + "|" + request.tiles().textValue())
+                            + "|" + new TreeMap<>(firstOffsets) + "|" + request.tiles().textValue()
+                            + (request.dimensions() == null ? "" : "|" + request.dimensions()))
                             .getBytes(StandardCharsets.UTF_8));
             return TRIGGER + "-" + HexFormat.of().formatHex(digest, 0, 16);
         } catch (NoSuchAlgorithmException e) {

@@ -8,6 +8,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.Dimension;
 import io.tileseeder.job.LayerCatalog;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
@@ -32,7 +33,11 @@ class ExpiryReseedsTest {
             new LayerInfo("world", "World", "", 0, 10, Set.of(TileMatrixSet.WEB_MERCATOR_QUAD),
                     Set.of(TileFormat.PNG, TileFormat.JPEG), MetatileSize.DEFAULT),
             new LayerInfo("roads", "Roads", "", 5, 12, Set.of(TileMatrixSet.WEB_MERCATOR_QUAD),
-                    Set.of(TileFormat.PNG), MetatileSize.DEFAULT));
+                    Set.of(TileFormat.PNG), MetatileSize.DEFAULT),
+            new LayerInfo("radar", "Radar", "", 0, 8, Set.of(TileMatrixSet.WEB_MERCATOR_QUAD),
+                    Set.of(TileFormat.PNG), MetatileSize.DEFAULT, new MetatileSize(16, 16), Map.of(), "", List.of(
+                    Dimension.declare("TIME", Dimension.Kind.TIME, List.of(), null, null),
+                    Dimension.declare("STYLES", Dimension.Kind.TEXT, List.of("day", "night"), null, "day"))));
     private static final JobLimits LIMITS = new JobLimits(1_000_000, 8, 100, 5);
     private static final Duration WINDOW = Duration.ofSeconds(60);
 
@@ -90,6 +95,33 @@ class ExpiryReseedsTest {
         reseeds.submitDue();
         assertThat(submitted).extracting(j -> j.layer() + " " + j.format() + " " + j.zoom().min() + "-" + j.zoom().max())
                 .containsExactlyInAnyOrder("world png 0-10", "world jpeg 0-10", "roads png 5-12", "world png 6-9");
+    }
+
+    /**
+     * An event names the cache whose tiles expired by its dimension values, normalized (two spellings of one instant
+     * are one batch), defaulted; a new radar frame is an event of tile 0/0/0 with its time.
+     */
+    @Test
+    void eventsOfEachCacheOfALayerWithDimensionsMakeJobsOfTheirOwn() {
+        add("{\"v\":1,\"layer\":\"radar\",\"source\":\"a\",\"tiles\":\"0/0/0\","
+                + "\"dimensions\":{\"TIME\":\"2026-11-26T12:05Z\"}}", 0, 0);
+        add("{\"v\":1,\"layer\":\"radar\",\"source\":\"b\",\"tiles\":\"3/1/1\","
+                + "\"dimensions\":{\"time\":\"2026-11-26T13:05:00+01:00\",\"STYLES\":\"day\"}}", 0, 1);
+        add("{\"v\":1,\"layer\":\"radar\",\"source\":\"a\",\"tiles\":\"3/1/1\","
+                + "\"dimensions\":{\"TIME\":\"2026-11-26T12:05Z\",\"STYLES\":\"night\"}}", 0, 2);
+        for (String bad : List.of("{\"TIME\":\"noon\"}", "{\"STYLES\":\"night\"}",
+                "{\"TIME\":\"2026-11-26T12:05Z\",\"DIM_X\":\"1\"}")) {
+            assertThat(add("{\"v\":1,\"layer\":\"radar\",\"source\":\"a\",\"tiles\":\"3/1/1\","
+                    + "\"dimensions\":" + bad + "}", 0, 3)).as(bad).isFalse();
+        }
+        clock.advance(WINDOW);
+        reseeds.submitDue();
+
+        assertThat(submitted).extracting(j -> j.dimensions().toString() + " " + j.tiles().textValue().strip())
+                .containsExactlyInAnyOrder(
+                        "{TIME=\"2026-11-26T12:05:00Z\", STYLES=\"day\"} 0/0/0\n3/1/1",
+                        "{TIME=\"2026-11-26T12:05:00Z\", STYLES=\"night\"} 3/1/1");
+        assertThat(keys).doesNotHaveDuplicates();
     }
 
     @Test

@@ -54,6 +54,11 @@ public class ForwardingTileStore implements TileStore {
     }
 
     @Override
+    public long deleteCache(TileCache cache) throws IOException {
+        return delegate.deleteCache(cache);
+    }
+
+    @Override
     public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
         delegate.writeMetadata(cache, name, content, contentType);
     }

@@ -223,6 +223,50 @@ public abstract class TileStoreContract {
         assertThat(store().hasTiles(new TileCache("world", TMS), 4)).as("every tile of the zoom deleted").isFalse();
     }
 
+    /** The caches of a layer with dimensions: listed by a document they hold, deleted whole, one at a time. */
+    @Test
+    void theCachesOfALayersDimensionsAreListedByTheirDocumentAndDeletedWhole() throws Exception {
+        TileCache noon = cache("2026-11-26T12:00:00Z", "night");
+        TileCache later = cache("2026-11-26T12:05:00Z", "night");
+        TileCache filtered = cache("2026-11-26T12:00:00Z", "network='gas'");
+        TileCache prefixOfAnother = cache("2026-11-26T12:00:00Z", "nigh");
+        for (TileCache cache : List.of(noon, later, filtered, prefixOfAnother)) {
+            store().write(List.of(new EncodedTile(new TileKey(cache, TileCoord.of(3, 1, 2), TileFormat.PNG),
+                    new byte[] {1}), new EncodedTile(new TileKey(cache, TileCoord.of(0, 0, 0), TileFormat.JPEG),
+                    new byte[] {2})));
+            store().writeMetadata(cache, "done/png-4x4-skip/0/0/0", new byte[] {3}, "text/plain");
+            store().writeMetadata(cache, "manifest-png.json", new byte[] {'{', '}'}, "application/json");
+        }
+        store().writeMetadata(later, "tilejson-png.json", new byte[] {'{', '}'}, "application/json");
+        TileCache set = new TileCache("radar", TMS);
+        store().writeMetadata(set, "WMTSCapabilities-png.xml", new byte[] {'<'}, "application/xml");
+
+        assertThat(store().cachesWith(set, 2, "manifest-png.json")).containsExactly(
+                "2026-11-26T12:00:00Z/network%3D%27gas%27", "2026-11-26T12:00:00Z/nigh",
+                "2026-11-26T12:00:00Z/night", "2026-11-26T12:05:00Z/night");
+        assertThat(store().cachesWith(set, 2, "tilejson-png.json")).containsExactly("2026-11-26T12:05:00Z/night");
+        assertThat(store().cachesWith(new TileCache("other", TMS), 2, "manifest-png.json")).isEmpty();
+
+        assertThat(store().deleteCache(noon)).as("two tiles, a marker, a manifest").isEqualTo(4);
+
+        assertThat(store().cachesWith(set, 2, "manifest-png.json")).containsExactly(
+                "2026-11-26T12:00:00Z/network%3D%27gas%27", "2026-11-26T12:00:00Z/nigh", "2026-11-26T12:05:00Z/night");
+        assertThat(store().read(new TileKey(noon, TileCoord.of(3, 1, 2), TileFormat.PNG))).isEmpty();
+        assertThat(store().hasTiles(noon, 3)).isFalse();
+        assertThat(store().hasMetadata(noon, "done/png-4x4-skip/0/0/0")).isFalse();
+        assertThat(store().read(new TileKey(prefixOfAnother, TileCoord.of(3, 1, 2), TileFormat.PNG)))
+                .as("a cache whose folder name starts like the deleted one's").isPresent();
+        assertThat(store().hasMetadata(set, "WMTSCapabilities-png.xml")).isTrue();
+        assertThat(store().deleteCache(noon)).as("a cache deleted already").isZero();
+    }
+
+    private static TileCache cache(String time, String style) {
+        java.util.Map<String, String> values = new java.util.LinkedHashMap<>();
+        values.put("TIME", time);
+        values.put("STYLES", style);
+        return new TileCache("radar", TMS, new io.tileseeder.job.DimensionValues(values));
+    }
+
     @Test
     void writingNothingIsANoOp() throws Exception {
         store().write(List.of());

@@ -69,6 +69,8 @@ import java.util.stream.Collectors;
  *         values: ["2026-11-01T00:00Z/2026-12-01T00:00Z/PT5M"]   # values, and min/max[/resolution] intervals
  *         pattern: "[a-z]+"          # text only: a regular expression every value matches whole
  *         default: "2026-11-26T12:05Z"   # the value of a job that names none; without it, a job must name one
+ *         retention: {keep: 288, newerThan: P1D}   # caches kept once a job succeeds: the last 288 values, and
+ *                                                  # (time only) those less than a day old; others are deleted
  *     style:                         # rules applied in order; each draws fill then stroke
  *       - zoom: {min: 0, max: 24}
  *         fill: "#f2efe9"
@@ -312,7 +314,7 @@ public final class LayerCatalogFile {
             }
             try {
                 dimensions.add(Dimension.declare(raw.name(), kind, Objects.requireNonNullElse(raw.values(), List.of()),
-                        raw.pattern(), raw.defaultValue()));
+                        raw.pattern(), raw.defaultValue()).withRetention(retention(raw.retention(), where)));
             } catch (IllegalArgumentException e) {
                 throw new LayerConfigException(where + ": " + e.getMessage());
             }
@@ -443,7 +445,31 @@ public final class LayerCatalogFile {
     }
 
     record RawDimension(String name, String type, List<String> values, String pattern,
-                        @com.fasterxml.jackson.annotation.JsonProperty("default") String defaultValue) {
+                        @com.fasterxml.jackson.annotation.JsonProperty("default") String defaultValue,
+                        RawRetention retention) {
+    }
+
+    record RawRetention(Integer keep, String newerThan) {
+    }
+
+    private static Dimension.Retention retention(RawRetention raw, String where) {
+        if (raw == null) {
+            return null;
+        }
+        java.time.Duration newerThan = null;
+        if (raw.newerThan() != null) {
+            try {
+                newerThan = java.time.Duration.parse(raw.newerThan());
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new LayerConfigException(where + ".retention.newerThan: '" + raw.newerThan() + "' is not an ISO "
+                        + "8601 duration (PT6H, P7D)");
+            }
+        }
+        try {
+            return new Dimension.Retention(Objects.requireNonNullElse(raw.keep(), 0), newerThan);
+        } catch (IllegalArgumentException e) {
+            throw new LayerConfigException(where + ".retention: " + e.getMessage());
+        }
     }
 
     record RawZoom(Integer min, Integer max) {

@@ -38,6 +38,7 @@ class LayerDimensionsFileTest {
                   - name: TIME
                     values: ["2026-11-26T00:00Z/2026-11-26T23:55Z/PT5M"]
                     default: "2026-11-26T13:05:00+01:00"
+                    retention: {keep: 288, newerThan: P1D}
                   - name: elevation
                     values: [0/1000/250, 5000]
                   - name: STYLES
@@ -45,6 +46,7 @@ class LayerDimensionsFileTest {
                     default: night
                   - name: CQL_FILTER
                     pattern: "network='[a-z]+'"
+                    retention: {keep: 3}
             """)).layer("radar").orElseThrow();
 
         List<Dimension> dimensions = layer.dimensions();
@@ -57,6 +59,9 @@ class LayerDimensionsFileTest {
         assertThat(dimensions.get(1).defaultValue()).isNull();
         assertThat(dimensions.get(2).defaultValue()).isEqualTo("night");
         assertThat(dimensions.get(3).pattern().pattern()).isEqualTo("network='[a-z]+'");
+        assertThat(dimensions.get(0).retention()).isEqualTo(new Dimension.Retention(288, java.time.Duration.ofDays(1)));
+        assertThat(dimensions.get(1).retention()).isNull();
+        assertThat(dimensions.get(3).retention()).isEqualTo(new Dimension.Retention(3, null));
         assertThat(layer.info().dimensions()).isEqualTo(dimensions);
     }
 
@@ -99,6 +104,14 @@ class LayerDimensionsFileTest {
                         "dimensions[0]", "has no UTC offset"),
                 Arguments.of("a name that is no parameter", RADAR + "      - {name: \"a b\", values: [x]}\n",
                         "dimensions[0]", "not a request parameter name"),
+                Arguments.of("a retention of nothing", RADAR + "      - {name: TIME, retention: {keep: 0}}\n",
+                        "dimensions[0].retention", "keeps a positive number"),
+                Arguments.of("a retention duration that is not one", RADAR
+                        + "      - {name: TIME, retention: {newerThan: 1d}}\n", "dimensions[0].retention.newerThan",
+                        "'1d' is not an ISO 8601 duration"),
+                Arguments.of("a retention duration of a text dimension", RADAR
+                        + "      - {name: STYLES, values: [a], retention: {newerThan: P1D}}\n", "dimensions[0]",
+                        "newerThan is for a time dimension"),
                 Arguments.of("five of them", RADAR + "      - {name: A, values: [a]}\n      - {name: B, values: [a]}\n"
                         + "      - {name: C, values: [a]}\n      - {name: D, values: [a]}\n"
                         + "      - {name: E, values: [a]}\n", "dimensions", "at most 4"));

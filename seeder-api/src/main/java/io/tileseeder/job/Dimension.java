@@ -36,8 +36,28 @@ import java.util.regex.Pattern;
  * @param allowed      the allowed values and intervals, normalized; empty to allow any value of the kind
  * @param pattern      with {@link Kind#TEXT}: the expression every value must match whole; null for none
  * @param defaultValue the value of a job that names no value, normalized; null if a job must name one
+ * @param retention    which of its values' caches are kept once a job on the layer succeeds; null to keep all
  */
-public record Dimension(String name, Kind kind, List<String> allowed, Pattern pattern, String defaultValue) {
+public record Dimension(String name, Kind kind, List<String> allowed, Pattern pattern, String defaultValue,
+                        Retention retention) {
+
+    /**
+     * The values whose caches are kept: the {@code keep} last in the dimension's order (times and numbers by value,
+     * text by its characters), and for a time dimension those no older than {@code newerThan}; a cache of any other
+     * value is deleted.
+     *
+     * @param keep      how many of the last values are kept; 0 for no such limit
+     * @param newerThan a time dimension's: values older than this, back from now, are not kept; null for no such limit
+     */
+    public record Retention(int keep, Duration newerThan) {
+
+        public Retention {
+            if (keep < 0 || newerThan != null && !newerThan.isPositive() || keep == 0 && newerThan == null) {
+                throw new IllegalArgumentException("a retention keeps a positive number of values (keep) or values "
+                        + "newer than a positive duration (newerThan)");
+            }
+        }
+    }
 
     /** How a dimension's values are read and compared. */
     public enum Kind {
@@ -98,9 +118,50 @@ public record Dimension(String name, Kind kind, List<String> allowed, Pattern pa
                         + e.getDescription(), e);
             }
         }
-        Dimension dimension = new Dimension(name, kind, allowed, compiled, null);
+        Dimension dimension = new Dimension(name, kind, allowed, compiled, null, null);
         String checkedDefault = defaultValue == null ? null : dimension.check(defaultValue);
-        return new Dimension(name, kind, allowed, compiled, checkedDefault);
+        return new Dimension(name, kind, allowed, compiled, checkedDefault, null);
+    }
+
+    /** This dimension with a retention rule; a duration is for a time dimension only. */
+    public Dimension withRetention(Retention rule) {
+        if (rule != null && rule.newerThan() != null && kind != Kind.TIME) {
+            throw new IllegalArgumentException("dimension " + name + ": retention newerThan is for a time dimension; "
+                    + "keep the last values instead");
+        }
+        return new Dimension(name, kind, allowed, pattern, defaultValue, rule);
+    }
+
+    /**
+     * The values among {@code held} (normalized) whose caches the retention rule does not keep at {@code now}, in
+     * the dimension's order; none without a rule.
+     */
+    public List<String> expired(java.util.Collection<String> held, Instant now) {
+        if (retention == null) {
+            return List.of();
+        }
+        List<String> ordered = new ArrayList<>(new java.util.TreeSet<>(held));
+        ordered.sort(order());
+        List<String> expired = new ArrayList<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            String value = ordered.get(i);
+            boolean tooMany = retention.keep() > 0 && i < ordered.size() - retention.keep();
+            boolean tooOld = retention.newerThan() != null
+                    && Time.parse(name, value).instant().isBefore(now.minus(retention.newerThan()));
+            if (tooMany || tooOld) {
+                expired.add(value);
+            }
+        }
+        return expired;
+    }
+
+    /** The order of normalized values: times and numbers by value, text by its characters. */
+    private java.util.Comparator<String> order() {
+        return switch (kind) {
+            case TIME -> java.util.Comparator.comparing((String value) -> Time.parse(name, value).instant());
+            case NUMBER -> java.util.Comparator.comparing(BigDecimal::new);
+            case TEXT -> java.util.Comparator.naturalOrder();
+        };
     }
 
     /**

@@ -69,6 +69,13 @@ public interface TileStore {
     /** Deletes the tiles; returns how many of them existed. */
     long delete(Collection<TileKey> keys) throws IOException;
 
+    /**
+     * Deletes everything below {@code {cache}/} (a cache of a layer with dimensions: its tiles, done markers and
+     * documents), the documents directly in its folder last, so that one whose deletion was interrupted still has its
+     * manifest, and is found and deleted again; returns how many objects were deleted.
+     */
+    long deleteCache(TileCache cache) throws IOException;
+
     /** Stores a document beside a cache's tiles, at {@code {cache}/{name}} (e.g. TileJSON). */
     void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException;
 

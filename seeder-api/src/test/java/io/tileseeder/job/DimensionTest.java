@@ -121,6 +121,28 @@ class DimensionTest {
     }
 
     @Test
+    void retentionKeepsTheLastValuesAndThoseNewerThanItsDuration() {
+        java.time.Instant now = java.time.Instant.parse("2026-11-26T12:30:00Z");
+        List<String> held = List.of("2026-11-26T12:05:00Z", "2026-11-26T09:00:00Z", "2026-11-26T12:00:00Z",
+                "2026-11-25T12:00:00Z", "2026-11-26");
+        Dimension lastThree = ANY_TIME.withRetention(new Dimension.Retention(3, null));
+        assertThat(lastThree.expired(held, now)).as("in time order, the dates' midnight among them")
+                .containsExactly("2026-11-25T12:00:00Z", "2026-11-26");
+        Dimension day = ANY_TIME.withRetention(new Dimension.Retention(0, java.time.Duration.ofHours(12)));
+        assertThat(day.expired(held, now)).containsExactly("2026-11-25T12:00:00Z", "2026-11-26");
+        Dimension both = ANY_TIME.withRetention(new Dimension.Retention(1, java.time.Duration.ofHours(12)));
+        assertThat(both.expired(held, now)).hasSize(4).doesNotContain("2026-11-26T12:05:00Z");
+        assertThat(ANY_TIME.expired(held, now)).as("no rule").isEmpty();
+
+        Dimension levels = ELEVATION.withRetention(new Dimension.Retention(2, null));
+        assertThat(levels.expired(List.of("1000", "250", "5000", "0"), now)).as("by value, not by text")
+                .containsExactly("0", "250");
+        assertThatThrownBy(() -> STYLES.withRetention(new Dimension.Retention(0, java.time.Duration.ofDays(1))))
+                .hasMessageContaining("newerThan is for a time dimension");
+        assertThatThrownBy(() -> new Dimension.Retention(0, null)).hasMessageContaining("keeps a positive number");
+    }
+
+    @Test
     void kindsFollowTheWellKnownNames() {
         assertThat(Dimension.Kind.of("time")).isEqualTo(Dimension.Kind.TIME);
         assertThat(Dimension.Kind.of("Elevation")).isEqualTo(Dimension.Kind.NUMBER);

@@ -202,6 +202,40 @@ public final class FileTileStore implements TileStore {
         return found;
     }
 
+    /** Deletes the files below the folder, those directly in it last, then the folders left empty. */
+    @Override
+    public long deleteCache(TileCache cache) throws IOException {
+        Path folder = metadataPath(cache, "");
+        if (!Files.isDirectory(folder)) {
+            return 0;
+        }
+        List<Path> documents = new ArrayList<>();
+        List<Path> folders = new ArrayList<>();
+        long deleted = 0;
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                if (Files.isDirectory(path)) {
+                    folders.add(path);
+                } else if (path.getParent().equals(folder)) {
+                    documents.add(path);
+                } else if (Files.deleteIfExists(path)) {
+                    deleted++;
+                }
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        for (Path document : documents) {
+            deleted += Files.deleteIfExists(document) ? 1 : 0;
+        }
+        Collections.reverse(folders);
+        for (Path empty : folders) {
+            Files.deleteIfExists(empty);
+        }
+        syncFolder(folder.getParent());
+        return deleted;
+    }
+
     @Override
     public void deleteMetadata(TileCache cache, Collection<String> names) throws IOException {
         Set<Path> folders = new LinkedHashSet<>();

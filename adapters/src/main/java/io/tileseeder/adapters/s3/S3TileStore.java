@@ -5,6 +5,7 @@ import io.minio.DeleteObjectsArgs;
 import io.minio.GetObjectArgs;
 import io.minio.GetObjectResponse;
 import io.minio.ListObjectsV2Args;
+import io.minio.ListObjectsV2Response;
 import io.minio.MakeBucketArgs;
 import io.minio.MinioAsyncClient;
 import io.minio.PutObjectArgs;
@@ -259,6 +260,40 @@ public final class S3TileStore implements TileStore, AutoCloseable {
             batches.add(objects.subList(from, Math.min(objects.size(), from + DELETE_BATCH)));
         }
         return batches;
+    }
+
+    /**
+     * Lists the objects below the cache's prefix a page (1000) at a time, deleting each page's in one DeleteObjects as
+     * it goes, except the documents directly in the folder, deleted last.
+     */
+    @Override
+    public long deleteCache(TileCache cache) throws IOException {
+        String prefix = location.objectName(cache.path() + "/");
+        List<String> documents = new ArrayList<>();
+        long deleted = 0;
+        String token = null;
+        do {
+            String after = token;
+            ListObjectsV2Response page = requests.run("list", List.of(prefix), p -> listPage(p, after)).get(prefix);
+            List<String> objects = new ArrayList<>();
+            for (var item : page.result().contents()) {
+                String name = item.objectName();
+                (name.indexOf('/', prefix.length()) < 0 ? documents : objects).add(name);
+            }
+            requests.run("delete", batches(objects), this::deleteBatch);
+            deleted += objects.size();
+            token = page.result().isTruncated() ? page.result().nextContinuationToken() : null;
+        } while (token != null);
+        requests.run("delete", batches(documents), this::deleteBatch);
+        return deleted + documents.size();
+    }
+
+    private CompletableFuture<ListObjectsV2Response> listPage(String prefix, String token) {
+        ListObjectsV2Args.Builder list = ListObjectsV2Args.builder().bucket(location.bucket()).prefix(prefix);
+        if (token != null) {
+            list.continuationToken(token);
+        }
+        return client.listObjectsV2(list.build());
     }
 
     @Override

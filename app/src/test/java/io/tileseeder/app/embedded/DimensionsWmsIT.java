@@ -73,6 +73,14 @@ class DimensionsWmsIT {
                       - name: TIME
                         values: ["%2$s/%3$s/PT5M"]
                         default: "%2$s"
+                  - name: latest
+                    zoom: {min: 0, max: 6}
+                    tileMatrixSets: [WebMercatorQuad]
+                    source: {type: wms, url: "%1$s", version: "1.3.0", layers: [frames], timeout: 30s}
+                    dimensions:
+                      - name: TIME
+                        values: ["%2$s/%3$s/PT5M"]
+                        retention: {keep: 1}
                   - name: styled
                     zoom: {min: 0, max: 6}
                     tileMatrixSets: [WebMercatorQuad]
@@ -150,6 +158,21 @@ class DimensionsWmsIT {
         assertThat(root.resolve("frames/WebMercatorQuad/" + NOON + "/3/4/2.png")).doesNotExist();
         assertThat(Files.readString(capabilities)).contains("<Value>" + FIVE_PAST + "</Value>")
                 .doesNotContain("<Value>" + NOON + "</Value>");
+    }
+
+    /** A layer that keeps the last frame only: seeding 12:05 deletes the 12:00 cache and drops it from the list. */
+    @Test
+    void retentionDeletesTheCachesOfTheValuesItNoLongerKeeps() throws Exception {
+        Path capabilities = root.resolve("latest/WebMercatorQuad/WMTSCapabilities-png.xml");
+        try (Engine engine = engine()) {
+            assertThat(seed(engine, "latest", Map.of("TIME", NOON)).state()).isEqualTo(JobState.SUCCEEDED);
+            assertThat(root.resolve("latest/WebMercatorQuad/" + NOON + "/3/4/2.png")).exists();
+            assertThat(seed(engine, "latest", Map.of("TIME", FIVE_PAST)).state()).isEqualTo(JobState.SUCCEEDED);
+        }
+        assertThat(root.resolve("latest/WebMercatorQuad/" + NOON)).as("the whole 12:00 cache").doesNotExist();
+        assertThat(root.resolve("latest/WebMercatorQuad/" + FIVE_PAST + "/3/4/4.png")).exists();
+        assertThat(Files.readString(capabilities)).contains("<Value>" + FIVE_PAST + "</Value>")
+                .doesNotContain(NOON);
     }
 
     @Test

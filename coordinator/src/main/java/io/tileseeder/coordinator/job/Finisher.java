@@ -1,5 +1,6 @@
 package io.tileseeder.coordinator.job;
 
+import io.tileseeder.job.Dimension;
 import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
@@ -17,6 +18,7 @@ import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -160,6 +162,10 @@ final class Finisher {
                     tiles.deleteMetadata(cache, List.of(manifest));
                 }
             }
+            if (!spec.dimensions().isEmpty()) {
+                name = "the caches past their retention";
+                applyRetention(spec, layer.get(), caches);
+            }
             if (spec.mode() != Mode.TRUNCATE || !spec.dimensions().isEmpty()) {
                 name = WmtsCapabilities.fileName(spec.format());
                 writeCapabilities(spec, layer.get());
@@ -199,6 +205,43 @@ final class Finisher {
             }
             written = held;
             held = tiles.cachesWith(set, layer.dimensions().size(), manifest);
+        }
+    }
+
+    /**
+     * Deletes the caches of the layer's set whose value of a dimension its retention rule no longer keeps
+     * ({@link Dimension#expired}), among those with a manifest of the job's format, but none of the job's own; each
+     * whole, its manifest last ({@link TileStore#deleteCache}), before the capabilities are written again without it.
+     */
+    private void applyRetention(JobSpec spec, LayerInfo layer, List<DimensionValues> own) throws IOException {
+        List<Dimension> dimensions = layer.dimensions();
+        if (dimensions.stream().allMatch(d -> d.retention() == null)) {
+            return;
+        }
+        TileCache set = new TileCache(spec.layer(), spec.tileMatrixSet());
+        List<String> held = tiles.cachesWith(set, dimensions.size(), Manifest.fileName(spec.format()));
+        Set<String> ownFolders = own.stream().map(DimensionValues::path).collect(Collectors.toSet());
+        Map<String, Set<String>> values = valuesOf(layer, held);
+        for (int i = 0; i < dimensions.size(); i++) {
+            Dimension dimension = dimensions.get(i);
+            Set<String> expired = new HashSet<>(dimension.expired(values.get(dimension.name()), Instant.now()));
+            if (expired.isEmpty()) {
+                continue;
+            }
+            for (String folder : held) {
+                String[] parts = folder.split("/");
+                if (ownFolders.contains(folder) || !expired.contains(DimensionValues.value(parts[i]))) {
+                    continue;
+                }
+                Map<String, String> cacheValues = new LinkedHashMap<>();
+                for (int d = 0; d < dimensions.size(); d++) {
+                    cacheValues.put(dimensions.get(d).name(), DimensionValues.value(parts[d]));
+                }
+                TileCache cache = new TileCache(spec.layer(), spec.tileMatrixSet(), new DimensionValues(cacheValues));
+                long deleted = tiles.deleteCache(cache);
+                LOG.info(() -> "retention of " + dimension.name() + " on layer " + spec.layer() + ": deleted the cache "
+                        + cache.path() + " (" + deleted + " objects)");
+            }
         }
     }
 

@@ -262,8 +262,13 @@ public final class LayerCatalogFile {
                 check(raw.style() == null, at, "style: a wms layer is styled by its server (use source.styles)");
                 yield WmsSourceFile.parse(raw.source(), at + ".source");
             }
+            case "tile" -> {
+                check(raw.style() == null, at, "style: a tile layer is styled by its upstream");
+                yield TileSourceFile.parse(raw.source(), at + ".source", raw.dimensions() == null ? List.of()
+                        : raw.dimensions().stream().filter(Objects::nonNull).map(RawDimension::name).toList());
+            }
             default -> throw new LayerConfigException(at + ".source.type: '" + raw.source().type()
-                    + "' is not supported; use vector or wms");
+                    + "' is not supported; use vector, wms or tile");
         };
         java.util.Optional<MetatileSize> largest = LayerConfig.maxMetatile(source, gutter);
         if (largest.isEmpty() || !io.tileseeder.job.LayerInfo.fits(metatile, largest.get())) {
@@ -289,9 +294,10 @@ public final class LayerCatalogFile {
         if (raws == null || raws.isEmpty()) {
             return List.of();
         }
-        check(source instanceof WmsSourceConfig, at, "dimensions: only a wms layer has request parameters to vary");
+        check(!(source instanceof VectorSourceConfig), at, "dimensions: only a wms or tile layer has request "
+                + "parameters to vary");
         check(raws.size() <= MAX_DIMENSIONS, at, "dimensions: at most " + MAX_DIMENSIONS + ", got " + raws.size());
-        WmsSourceConfig wms = (WmsSourceConfig) source;
+        Map<String, String> params = source instanceof WmsSourceConfig wms ? wms.params() : Map.of();
         Set<String> seen = new HashSet<>();
         List<Dimension> dimensions = new ArrayList<>();
         for (int i = 0; i < raws.size(); i++) {
@@ -302,7 +308,7 @@ public final class LayerCatalogFile {
             check(seen.add(upper), where, "name: " + raw.name() + " is declared twice");
             check(upper.equals("STYLES") || !WmsSourceConfig.RESERVED.contains(upper), where, "name: " + raw.name()
                     + " is a GetMap parameter the seeder sets itself");
-            check(wms.params().keySet().stream().noneMatch(p -> p.equalsIgnoreCase(raw.name())), where, "name: "
+            check(params.keySet().stream().noneMatch(p -> p.equalsIgnoreCase(raw.name())), where, "name: "
                     + raw.name() + " is also one of source.params; a dimension's value is sent instead");
             Dimension.Kind kind = Dimension.Kind.of(raw.name());
             if (raw.type() != null) {
@@ -366,9 +372,11 @@ public final class LayerCatalogFile {
         check(source.url() == null && source.version() == null && source.layers() == null && source.styles() == null
                         && source.format() == null && source.transparent() == null && source.params() == null
                         && source.connectTimeout() == null && source.timeout() == null && source.retries() == null
-                        && source.retryDelay() == null && source.maxSize() == null, at,
-                "source: url, version, layers, styles, format, transparent, params, timeouts, retries and maxSize"
-                        + " are keys of a wms source; a vector source has data");
+                        && source.retryDelay() == null && source.maxSize() == null && source.tileSize() == null
+                        && source.zoom() == null && source.emptyStatuses() == null && source.resampling() == null, at,
+                "source: url, version, layers, styles, format, transparent, params, timeouts, retries, maxSize, "
+                        + "tileSize, zoom, emptyStatuses and resampling are keys of a wms or tile source; a vector "
+                        + "source has data");
         check(source.data() != null && !source.data().isEmpty() && source.data().stream().noneMatch(Objects::isNull),
                 at, "source.data: list at least one GeoJSON file, with no empty entries");
         List<LayerConfig.DataFile> data = source.data().stream().map(resolve).toList();
@@ -482,7 +490,8 @@ public final class LayerCatalogFile {
     record RawSource(String type, List<String> data, String url, String version, List<String> layers,
                      List<String> styles, String format, Boolean transparent, java.util.Map<String, String> params,
                      String connectTimeout, String timeout, Integer retries, String retryDelay,
-                     RawSize maxSize) {
+                     RawSize maxSize, Integer tileSize, RawZoom zoom, List<Integer> emptyStatuses,
+                     String resampling) {
     }
 
     record RawSize(Integer width, Integer height) {

@@ -26,7 +26,7 @@ import java.util.Set;
 public record WmsSourceConfig(URI url, String version, List<String> layers, List<String> styles, String format,
                               boolean transparent, Map<String, String> params, Duration connectTimeout,
                               Duration timeout, int retries, Duration retryDelay, int maxWidth, int maxHeight)
-        implements SourceConfig {
+        implements SourceConfig, HttpSource {
 
     public static final String V111 = "1.1.1";
     public static final String V130 = "1.3.0";
@@ -40,9 +40,8 @@ public record WmsSourceConfig(URI url, String version, List<String> layers, List
         params = Map.copyOf(params);
     }
 
-    /** The upstream as {@code host:port}: requests to it share one concurrency cap per pod. */
+    @Override
     public String upstream() {
-        int port = url.getPort() != -1 ? url.getPort() : "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80;
-        return url.getHost() + ":" + port;
+        return HttpSource.upstreamOf(url);
     }
 }

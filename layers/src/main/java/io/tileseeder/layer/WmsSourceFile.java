@@ -43,6 +43,9 @@ final class WmsSourceFile {
 
     static WmsSourceConfig parse(LayerCatalogFile.RawSource raw, String at) {
         check(raw.data() == null, at, "data: only a vector source reads GeoJSON files; a wms source has a url");
+        check(raw.tileSize() == null && raw.zoom() == null && raw.emptyStatuses() == null && raw.resampling() == null,
+                at, "tileSize, zoom, emptyStatuses and resampling are keys of a tile source; a wms source draws "
+                        + "each metatile in one GetMap");
         check(raw.url() != null && !raw.url().isBlank(), at, "url: required, the upstream's GetMap URL");
         URI url;
         try {
@@ -83,8 +86,7 @@ final class WmsSourceFile {
         Duration connectTimeout = duration(raw.connectTimeout(), Duration.ofSeconds(5), at + ".connectTimeout");
         Duration timeout = duration(raw.timeout(), Duration.ofSeconds(60), at + ".timeout");
         Duration retryDelay = duration(raw.retryDelay(), Duration.ofMillis(500), at + ".retryDelay");
-        int retries = Objects.requireNonNullElse(raw.retries(), 3);
-        check(retries >= 0 && retries <= MAX_RETRIES, at, "retries: must be 0.." + MAX_RETRIES + ", got " + retries);
+        int retries = retries(raw.retries(), at);
         int maxWidth = raw.maxSize() == null ? DEFAULT_SIZE : Objects.requireNonNullElse(raw.maxSize().width(), DEFAULT_SIZE);
         int maxHeight = raw.maxSize() == null ? DEFAULT_SIZE : Objects.requireNonNullElse(raw.maxSize().height(), DEFAULT_SIZE);
         check(maxWidth >= 1 && maxWidth <= MAX_SIZE && maxHeight >= 1 && maxHeight <= MAX_SIZE, at,
@@ -104,7 +106,15 @@ final class WmsSourceFile {
         }
     }
 
-    private static Duration duration(String text, Duration fallback, String at) {
+    /** An upstream source's {@code retries}: 3 by default, at most {@value #MAX_RETRIES}. */
+    static int retries(Integer given, String at) {
+        int retries = Objects.requireNonNullElse(given, 3);
+        check(retries >= 0 && retries <= MAX_RETRIES, at, "retries: must be 0.." + MAX_RETRIES + ", got " + retries);
+        return retries;
+    }
+
+    /** An upstream source's duration: {@code fallback} if not given, else a positive one ({@link Timeouts#parse}). */
+    static Duration duration(String text, Duration fallback, String at) {
         if (text == null) {
             return fallback;
         }

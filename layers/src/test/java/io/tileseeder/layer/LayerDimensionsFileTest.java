@@ -84,7 +84,7 @@ class LayerDimensionsFileTest {
                       - {name: TIME}
                 """;
         return Stream.of(
-                Arguments.of("on a vector layer", vector, "dimensions", "only a wms layer"),
+                Arguments.of("on a vector layer", vector, "dimensions", "only a wms or tile layer"),
                 Arguments.of("no name", RADAR + "      - {values: [a]}\n", "dimensions[0]", "name: required"),
                 Arguments.of("a GetMap parameter", RADAR + "      - {name: bbox, values: [a]}\n", "dimensions[0]",
                         "bbox is a GetMap parameter the seeder sets itself"),

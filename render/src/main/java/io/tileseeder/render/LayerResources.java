@@ -5,7 +5,9 @@ import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.layer.SourceConfig;
 import io.tileseeder.layer.VectorSourceConfig;
+import io.tileseeder.layer.TileSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
+import io.tileseeder.render.tile.TileSource;
 import io.tileseeder.render.encode.JpegEncoder;
 import io.tileseeder.render.encode.JpegPngEncoder;
 import io.tileseeder.render.encode.PngEncoder;
@@ -60,6 +62,7 @@ public final class LayerResources {
                 yield (metatile, gutter, dimensions) -> VectorRenderer.render(features, metatile, gutter, vector.style());
             }
             case WmsSourceConfig upstream -> new WmsSource(upstream, wms);
+            case TileSourceConfig upstream -> new TileSource(upstream, wms);
         };
     }
 

@@ -1,5 +1,7 @@
 package io.tileseeder.render.wms;
 
+import io.tileseeder.layer.HttpSource;
+import io.tileseeder.layer.TileSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.DependencyUnavailableException;
@@ -9,6 +11,8 @@ import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -25,7 +29,7 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * Asks upstream WMSes for images, with care: at most {@code maxPerUpstream} requests in flight to one upstream
+ * Asks upstream WMSes for images, and tile servers for tiles, with care: at most {@code maxPerUpstream} requests in flight to one upstream
  * ({@code host:port}) from this process, however many threads and layers ask; connections kept alive and
  * reused; connect and whole-request timeouts per layer; retries with exponential backoff and jitter on 5xx
  * answers, I/O errors, timeouts and truncated images, never on 4xx answers or ServiceExceptions. One per
@@ -91,7 +95,7 @@ public final class WmsClient {
         return known == null ? 0 : known.failures().sum();
     }
 
-    private Upstream upstream(WmsSourceConfig source) {
+    private Upstream upstream(HttpSource source) {
         return upstreams.computeIfAbsent(source.upstream(),
                 key -> new Upstream(new Semaphore(maxPerUpstream, true), new LongAdder(), new LongAdder()));
     }
@@ -117,20 +121,39 @@ public final class WmsClient {
      */
     public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height, BufferedImage into)
             throws WmsException, InterruptedException {
+        return get(source, url, "WMS " + source.upstream() + " GetMap " + url, "the WMS " + source.upstream(), width,
+                height, into, Set.of());
+    }
+
+    /**
+     * The decoded tile of a tile server, tried as a GetMap is; empty when it answers one of the source's
+     * {@link TileSourceConfig#emptyStatuses} (no tile there), at once.
+     *
+     * @throws WmsException naming the upstream, the URL and what it answered instead of a tile of {@code size} px
+     * @throws DependencyUnavailableException when the last try found the upstream unreachable or not serving
+     */
+    public Optional<BufferedImage> getTile(TileSourceConfig source, HttpUrl url, int size)
+            throws WmsException, InterruptedException {
+        return Optional.ofNullable(get(source, url, "tile server " + source.upstream() + " tile " + url,
+                "the tile server " + source.upstream(), size, size, null, source.emptyStatuses()));
+    }
+
+    /** The image, or null when the answer's status is one of {@code empty}. */
+    private BufferedImage get(HttpSource source, HttpUrl url, String what, String dependency, int width, int height,
+                              BufferedImage into, Set<Integer> empty) throws WmsException, InterruptedException {
         RetryPolicy retry = new RetryPolicy(1 + source.retries(), source.retryDelay(),
                 MAX_BACKOFF.compareTo(source.retryDelay()) > 0 ? MAX_BACKOFF : source.retryDelay());
-        String what = "WMS " + source.upstream() + " GetMap " + url;
         long limit = (long) width * height * 4 + BODY_MARGIN;
         for (int attempt = 1; ; attempt++) {
             try {
-                return once(source, url, what, width, height, limit, into);
+                return once(source, url, what, width, height, limit, into, empty);
             } catch (WmsException e) {
                 upstream(source).failures().increment();
                 if (!e.retryable() || attempt >= retry.maxAttempts()) {
                     WmsException last = attempt == 1 ? e
                             : new WmsException(e.getMessage() + " (after " + attempt + " tries)", false, e);
                     if (e.unreachable()) {
-                        throw new DependencyUnavailableException("the WMS " + source.upstream(), last.getMessage(), last);
+                        throw new DependencyUnavailableException(dependency, last.getMessage(), last);
                     }
                     throw last;
                 }
@@ -141,8 +164,8 @@ public final class WmsClient {
         }
     }
 
-    private BufferedImage once(WmsSourceConfig source, HttpUrl url, String what, int width, int height, long limit,
-                               BufferedImage into) throws WmsException, InterruptedException {
+    private BufferedImage once(HttpSource source, HttpUrl url, String what, int width, int height, long limit,
+                               BufferedImage into, Set<Integer> empty) throws WmsException, InterruptedException {
         Upstream upstream = upstream(source);
         Semaphore slot = upstream.slots();
         Answer answer;
@@ -172,6 +195,9 @@ public final class WmsClient {
             }
         } finally {
             slot.release();
+        }
+        if (empty.contains(answer.status())) {
+            return null;
         }
         return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), width, height, into);
     }
@@ -204,7 +230,7 @@ public final class WmsClient {
     }
 
     /** A client with the layer's timeouts, sharing this one's connection pool. */
-    private OkHttpClient client(WmsSourceConfig source) {
+    private OkHttpClient client(HttpSource source) {
         return clients.computeIfAbsent(source.connectTimeout(), c -> new ConcurrentHashMap<>())
                 .computeIfAbsent(source.timeout(), t -> http.newBuilder()
                         .connectTimeout(source.connectTimeout())

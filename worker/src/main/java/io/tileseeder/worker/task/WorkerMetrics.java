@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tileseeder.layer.LayerCatalogConfig;
-import io.tileseeder.layer.WmsSourceConfig;
+import io.tileseeder.layer.HttpSource;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.render.wms.WmsClient;
 import java.time.Duration;
@@ -133,16 +133,16 @@ public final class WorkerMetrics {
         return this;
     }
 
-    /** Counts the GetMaps to each upstream WMS the layers name, and the failed ones. */
+    /** Counts the requests (GetMaps, tiles) to each upstream the layers name, and the failed ones. */
     public WorkerMetrics watch(LayerCatalogConfig layers, WmsClient wms) {
-        layers.layers().stream().map(layer -> layer.source()).filter(WmsSourceConfig.class::isInstance)
-                .map(source -> ((WmsSourceConfig) source).upstream()).distinct().forEach(upstream -> {
+        layers.layers().stream().map(layer -> layer.source()).filter(HttpSource.class::isInstance)
+                .map(source -> ((HttpSource) source).upstream()).distinct().forEach(upstream -> {
                     FunctionCounter.builder("seeder.upstream.requests", wms, client -> client.requests(upstream))
-                            .tag("upstream", upstream).description("GetMap requests answered by an upstream WMS")
+                            .tag("upstream", upstream).description("Requests answered by an upstream (a WMS GetMap, a tile server tile)")
                             .register(registry);
                     FunctionCounter.builder("seeder.upstream.errors", wms, client -> client.failures(upstream))
                             .tag("upstream", upstream)
-                            .description("GetMap tries that failed (error status, no image, I/O error, timeout)")
+                            .description("Tries of an upstream that failed (error status, no image, I/O error, timeout)")
                             .register(registry);
                 });
         return this;

@@ -287,7 +287,10 @@ public interface SeederConfig {
         @WithDefault("100000")
         int maxListTiles();
 
-        /** Caches (combinations of dimension values) one job may seed. */
+        /**
+         * Caches one job may seed on a layer with dimensions: the product of the numbers of values it names of each
+         * dimension.
+         */
         @WithDefault("1000")
         int maxCombinations();
 

@@ -133,8 +133,8 @@ public final class DryRun {
         long nanos = 0;
         for (int i = 0; i < k; i++) {
             PlannedMetatile metatile = plan.from(firstSeq + (long) ((i + 0.5) * count / k)).next();
-            MetatileTask task = MetatileTask.of("dry-run", metatile.seq(), spec.layer(), spec.format(), Mode.SEED,
-                    metatile.metatile(), metatile.tiles(), metatile.mask(), null);
+            MetatileTask task = MetatileTask.of("dry-run", metatile.seq(), spec.layer(), metatile.dimensions(),
+                    spec.format(), Mode.SEED, metatile.metatile(), metatile.tiles(), metatile.mask(), null);
             long began = System.nanoTime();
             MetatileRenderer.Drawn drawn = renderer.draw(layer, task.metatile(), task.format(), task.dimensions());
             for (TileCoord tile : task.tilesToStore()) {

@@ -37,6 +37,20 @@ class DimensionsApiTest {
     }
 
     @Test
+    void theLayersListNamesEachDimensionWithItsValuesAndDefault() {
+        Response layers = given().when().get("/api/v1/layers").andReturn();
+        assertThat(layers.statusCode()).isEqualTo(200);
+        assertThat(layers.jsonPath().getList("find { it.name == 'radar' }.dimensions.name"))
+                .containsExactly("TIME", "FILTER");
+        assertThat(layers.jsonPath().getString("find { it.name == 'radar' }.dimensions[0].type")).isEqualTo("time");
+        assertThat(layers.jsonPath().getList("find { it.name == 'radar' }.dimensions[0].values"))
+                .containsExactly("2026-11-26T00:00:00Z/2026-11-26T23:55:00Z/PT5M");
+        assertThat(layers.jsonPath().getString("find { it.name == 'radar' }.dimensions[0].default"))
+                .isEqualTo("2026-11-26T12:00:00Z");
+        assertThat(layers.jsonPath().getString("find { it.name == 'radar' }.dimensions[1].pattern")).isEqualTo(".*");
+    }
+
+    @Test
     void aTilesValuesAreCheckedAndNeverLeaveTheirFolder() throws Exception {
         Path store = Path.of(DimensionsProfile.STORE).toAbsolutePath();
         Path tile = store.resolve("radar/WebMercatorQuad/2026-11-26T12:05:00Z/all/0/0/0.png");

@@ -262,13 +262,19 @@ public final class LayerCatalogFile {
                 check(raw.style() == null, at, "style: a wms layer is styled by its server (use source.styles)");
                 yield WmsSourceFile.parse(raw.source(), at + ".source");
             }
+            case "wmts" -> {
+                check(raw.style() == null, at, "style: a wmts layer is styled by its upstream (use source.style)");
+                check(raw.tileMatrixSets() != null && raw.tileMatrixSets().size() == 1, at, "tileMatrixSets: a wmts "
+                        + "layer names the one set whose matrices the WMTS serves");
+                yield TileSourceFile.parseWmts(raw.source(), at + ".source");
+            }
             case "tile" -> {
                 check(raw.style() == null, at, "style: a tile layer is styled by its upstream");
                 yield TileSourceFile.parse(raw.source(), at + ".source", raw.dimensions() == null ? List.of()
                         : raw.dimensions().stream().filter(Objects::nonNull).map(RawDimension::name).toList());
             }
             default -> throw new LayerConfigException(at + ".source.type: '" + raw.source().type()
-                    + "' is not supported; use vector, wms or tile");
+                    + "' is not supported; use vector, wms, tile or wmts");
         };
         java.util.Optional<MetatileSize> largest = LayerConfig.maxMetatile(source, gutter);
         if (largest.isEmpty() || !io.tileseeder.job.LayerInfo.fits(metatile, largest.get())) {
@@ -373,10 +379,11 @@ public final class LayerCatalogFile {
                         && source.format() == null && source.transparent() == null && source.params() == null
                         && source.connectTimeout() == null && source.timeout() == null && source.retries() == null
                         && source.retryDelay() == null && source.maxSize() == null && source.tileSize() == null
-                        && source.zoom() == null && source.emptyStatuses() == null && source.resampling() == null, at,
+                        && source.zoom() == null && source.emptyStatuses() == null && source.resampling() == null
+                        && source.layer() == null && source.style() == null && source.tileMatrixSet() == null, at,
                 "source: url, version, layers, styles, format, transparent, params, timeouts, retries, maxSize, "
-                        + "tileSize, zoom, emptyStatuses and resampling are keys of a wms or tile source; a vector "
-                        + "source has data");
+                        + "tileSize, zoom, emptyStatuses, resampling, layer, style and tileMatrixSet are keys of a wms, "
+                        + "tile or wmts source; a vector source has data");
         check(source.data() != null && !source.data().isEmpty() && source.data().stream().noneMatch(Objects::isNull),
                 at, "source.data: list at least one GeoJSON file, with no empty entries");
         List<LayerConfig.DataFile> data = source.data().stream().map(resolve).toList();
@@ -491,7 +498,7 @@ public final class LayerCatalogFile {
                      List<String> styles, String format, Boolean transparent, java.util.Map<String, String> params,
                      String connectTimeout, String timeout, Integer retries, String retryDelay,
                      RawSize maxSize, Integer tileSize, RawZoom zoom, List<Integer> emptyStatuses,
-                     String resampling) {
+                     String resampling, String layer, String style, String tileMatrixSet) {
     }
 
     record RawSize(Integer width, Integer height) {

@@ -3,6 +3,7 @@ package io.tileseeder.layer;
 import io.tileseeder.job.DimensionValues;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -21,10 +22,12 @@ import java.util.regex.Pattern;
  * @param maxZoom       the upstream's last level
  * @param emptyStatuses HTTP statuses that mean "no tile here": drawn transparent, not a failure
  * @param resampling    how upstream pixels are drawn at another resolution than their own
+ * @param matrixIds     for a WMTS's template ({@code {TileMatrix}}, {@code {TileRow}}, {@code {TileCol}}): the
+ *                      identifier of its tile matrix at each level; empty for a template of levels
  */
 public record TileSourceConfig(String template, int tileSize, int minZoom, int maxZoom, Set<Integer> emptyStatuses,
                                Resampling resampling, Duration connectTimeout, Duration timeout, int retries,
-                               Duration retryDelay) implements SourceConfig, HttpSource {
+                               Duration retryDelay, Map<Integer, String> matrixIds) implements SourceConfig, HttpSource {
 
     /** How upstream pixels are drawn at another resolution (Java2D's interpolation). */
     public enum Resampling {
@@ -38,6 +41,15 @@ public record TileSourceConfig(String template, int tileSize, int minZoom, int m
 
     public TileSourceConfig {
         emptyStatuses = Set.copyOf(emptyStatuses);
+        matrixIds = Map.copyOf(matrixIds);
+    }
+
+    /** A tile server's source: its template names levels ({@code {z}}). */
+    public TileSourceConfig(String template, int tileSize, int minZoom, int maxZoom, Set<Integer> emptyStatuses,
+                            Resampling resampling, Duration connectTimeout, Duration timeout, int retries,
+                            Duration retryDelay) {
+        this(template, tileSize, minZoom, maxZoom, emptyStatuses, resampling, connectTimeout, timeout, retries,
+                retryDelay, Map.of());
     }
 
     @Override
@@ -57,8 +69,9 @@ public record TileSourceConfig(String template, int tileSize, int minZoom, int m
             String name = variables.group(1);
             String value = switch (name) {
                 case "z" -> Integer.toString(z);
-                case "x" -> Integer.toString(x);
-                case "y" -> Integer.toString(y);
+                case "x", "TileCol" -> Integer.toString(x);
+                case "y", "TileRow" -> Integer.toString(y);
+                case "TileMatrix" -> matrixIds.getOrDefault(z, Integer.toString(z));
                 case "-y" -> Integer.toString(height - 1 - y);
                 case "quadkey" -> quadkey(z, x, y);
                 default -> dimensions.values().entrySet().stream().filter(e -> e.getKey().equals(name))

@@ -4,7 +4,6 @@ import static io.tileseeder.layer.LayerCatalogFile.check;
 
 import io.tileseeder.grid.TileMatrixSet;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,7 +48,10 @@ final class TileSourceFile {
         others.put("transparent", raw.transparent());
         others.put("params", raw.params());
         others.put("maxSize", raw.maxSize());
-        others.forEach((key, value) -> check(value == null, at, key + ": a wms or vector source's key; a tile "
+        others.put("layer", raw.layer());
+        others.put("style", raw.style());
+        others.put("tileMatrixSet", raw.tileMatrixSet());
+        others.forEach((key, value) -> check(value == null, at, key + ": another source's key; a tile "
                 + "source takes url, tileSize, zoom, emptyStatuses, resampling, timeouts and retries"));
         check(raw.url() != null && !raw.url().isBlank(), at, "url: required, the upstream's tile URL template, e.g. "
                 + "https://tiles.example.com/{z}/{x}/{y}.png");
@@ -68,15 +70,7 @@ final class TileSourceFile {
             check(variables.contains(dimension), at, "url: names no {" + dimension + "}: each of the layer's "
                     + "dimensions must be in the URL, or all its values would fetch the same tiles");
         }
-        URI url;
-        try {
-            url = new URI(template.replaceAll("\\{-?[A-Za-z_][A-Za-z0-9_]*}", "0"));
-        } catch (URISyntaxException e) {
-            throw new LayerConfigException(at + ".url: '" + template + "' is not a URL: " + e.getReason());
-        }
-        String scheme = Objects.requireNonNullElse(url.getScheme(), "").toLowerCase(Locale.ROOT);
-        check((scheme.equals("http") || scheme.equals("https")) && url.getHost() != null && url.getFragment() == null,
-                at, "url: '" + template + "' must be an http:// or https:// URL with a host and no #fragment");
+        WmsSourceFile.httpUrl(template.replaceAll("\\{-?[A-Za-z_][A-Za-z0-9_]*}", "0"), "the tile URL", at);
 
         int tileSize = Objects.requireNonNullElse(raw.tileSize(), TileMatrixSet.TILE_SIZE);
         check(tileSize >= MIN_TILE_SIZE && tileSize <= MAX_TILE_SIZE, at, "tileSize: must be " + MIN_TILE_SIZE + ".."
@@ -85,6 +79,43 @@ final class TileSourceFile {
         int maxZoom = raw.zoom() == null || raw.zoom().max() == null ? 18 : raw.zoom().max();
         check(minZoom >= 0 && minZoom <= maxZoom && maxZoom <= TileMatrixSet.MAX_ZOOM, at, "zoom: need 0 <= min <= "
                 + "max <= " + TileMatrixSet.MAX_ZOOM + ", got " + minZoom + ".." + maxZoom);
+        Calls calls = calls(raw, at);
+        return new TileSourceConfig(template, tileSize, minZoom, maxZoom, calls.empty(), calls.resampling(),
+                calls.connectTimeout(), calls.timeout(), calls.retries(), calls.retryDelay());
+    }
+
+    /**
+     * The source of a {@code wmts} layer: {@code url} (its capabilities), {@code layer} (required), {@code style},
+     * {@code format}, {@code tileMatrixSet}, and the keys of a tile source but {@code tileSize} and {@code zoom}
+     * (the capabilities give them).
+     */
+    static WmtsSourceConfig parseWmts(LayerCatalogFile.RawSource raw, String at) {
+        java.util.Map<String, Object> others = new java.util.LinkedHashMap<>();
+        others.put("data", raw.data());
+        others.put("version", raw.version());
+        others.put("layers", raw.layers());
+        others.put("styles", raw.styles());
+        others.put("transparent", raw.transparent());
+        others.put("params", raw.params());
+        others.put("maxSize", raw.maxSize());
+        others.put("tileSize", raw.tileSize());
+        others.put("zoom", raw.zoom());
+        others.forEach((key, value) -> check(value == null, at, key + ": another source's key; a wmts source "
+                + "takes url (its capabilities), layer, style, format, tileMatrixSet, emptyStatuses, resampling, "
+                + "timeouts and retries"));
+        URI url = WmsSourceFile.httpUrl(raw.url(), "the WMTS's capabilities URL", at);
+        check(raw.layer() != null && !raw.layer().isBlank(), at, "layer: required, the WMTS layer's identifier");
+        Calls calls = calls(raw, at);
+        return new WmtsSourceConfig(url, raw.layer(), raw.style(), raw.format(), raw.tileMatrixSet(), calls.empty(),
+                calls.resampling(), calls.connectTimeout(), calls.timeout(), calls.retries(), calls.retryDelay());
+    }
+
+    /** How an upstream of tiles is called, and what its answers mean. */
+    private record Calls(Set<Integer> empty, TileSourceConfig.Resampling resampling, Duration connectTimeout,
+                         Duration timeout, int retries, Duration retryDelay) {
+    }
+
+    private static Calls calls(LayerCatalogFile.RawSource raw, String at) {
         Set<Integer> empty = new LinkedHashSet<>(Objects.requireNonNullElse(raw.emptyStatuses(), List.of(204, 404)));
         for (Integer status : empty) {
             check(status != null && status >= 200 && status <= 599 && status != 200, at, "emptyStatuses: " + status
@@ -99,12 +130,11 @@ final class TileSourceFile {
                         + "bilinear");
             }
         }
-        Duration connectTimeout = WmsSourceFile.duration(raw.connectTimeout(), Duration.ofSeconds(5),
-                at + ".connectTimeout");
-        Duration timeout = WmsSourceFile.duration(raw.timeout(), Duration.ofSeconds(60), at + ".timeout");
-        Duration retryDelay = WmsSourceFile.duration(raw.retryDelay(), Duration.ofMillis(500), at + ".retryDelay");
-        return new TileSourceConfig(template, tileSize, minZoom, maxZoom, empty, resampling, connectTimeout, timeout,
-                WmsSourceFile.retries(raw.retries(), at), retryDelay);
+        return new Calls(empty, resampling,
+                WmsSourceFile.duration(raw.connectTimeout(), Duration.ofSeconds(5), at + ".connectTimeout"),
+                WmsSourceFile.duration(raw.timeout(), Duration.ofSeconds(60), at + ".timeout"),
+                WmsSourceFile.retries(raw.retries(), at),
+                WmsSourceFile.duration(raw.retryDelay(), Duration.ofMillis(500), at + ".retryDelay"));
     }
 
 }

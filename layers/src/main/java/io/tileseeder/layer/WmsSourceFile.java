@@ -43,19 +43,17 @@ final class WmsSourceFile {
 
     static WmsSourceConfig parse(LayerCatalogFile.RawSource raw, String at) {
         check(raw.data() == null, at, "data: only a vector source reads GeoJSON files; a wms source has a url");
-        check(raw.tileSize() == null && raw.zoom() == null && raw.emptyStatuses() == null && raw.resampling() == null,
-                at, "tileSize, zoom, emptyStatuses and resampling are keys of a tile source; a wms source draws "
-                        + "each metatile in one GetMap");
-        check(raw.url() != null && !raw.url().isBlank(), at, "url: required, the upstream's GetMap URL");
-        URI url;
-        try {
-            url = new URI(raw.url().strip());
-        } catch (URISyntaxException e) {
-            throw new LayerConfigException(at + ".url: '" + raw.url() + "' is not a URL: " + e.getReason());
-        }
-        String scheme = Objects.requireNonNullElse(url.getScheme(), "").toLowerCase(Locale.ROOT);
-        check((scheme.equals("http") || scheme.equals("https")) && url.getHost() != null && url.getFragment() == null,
-                at, "url: '" + raw.url() + "' must be an http:// or https:// URL with a host and no #fragment");
+        Map<String, Object> others = new LinkedHashMap<>();
+        others.put("tileSize", raw.tileSize());
+        others.put("zoom", raw.zoom());
+        others.put("emptyStatuses", raw.emptyStatuses());
+        others.put("resampling", raw.resampling());
+        others.put("layer", raw.layer());
+        others.put("style", raw.style());
+        others.put("tileMatrixSet", raw.tileMatrixSet());
+        others.forEach((key, value) -> check(value == null, at, key + ": a tile or wmts source's key; a wms source "
+                + "draws each metatile in one GetMap of its layers and styles"));
+        URI url = httpUrl(raw.url(), "the upstream's GetMap URL", at);
 
         String version = Objects.requireNonNullElse(raw.version(), WmsSourceConfig.V130);
         check(version.equals(WmsSourceConfig.V111) || version.equals(WmsSourceConfig.V130), at,
@@ -104,6 +102,23 @@ final class WmsSourceFile {
                 throw new LayerConfigException(at + ": '" + name + "' is not a name (blank, or holds a comma)");
             }
         }
+    }
+
+    /**
+     * An upstream's URL: required ({@code what} says what it is), http or https, with a host and no fragment.
+     */
+    static URI httpUrl(String text, String what, String at) {
+        check(text != null && !text.isBlank(), at, "url: required, " + what);
+        URI url;
+        try {
+            url = new URI(text.strip());
+        } catch (URISyntaxException e) {
+            throw new LayerConfigException(at + ".url: '" + text + "' is not a URL: " + e.getReason());
+        }
+        String scheme = Objects.requireNonNullElse(url.getScheme(), "").toLowerCase(Locale.ROOT);
+        check((scheme.equals("http") || scheme.equals("https")) && url.getHost() != null && url.getFragment() == null,
+                at, "url: '" + text + "' must be an http:// or https:// URL with a host and no #fragment");
+        return url;
     }
 
     /** An upstream source's {@code retries}: 3 by default, at most {@value #MAX_RETRIES}. */

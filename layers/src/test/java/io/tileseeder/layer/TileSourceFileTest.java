@@ -94,7 +94,7 @@ class TileSourceFileTest {
                 Arguments.of("an unknown resampling", MINIMAL + "      resampling: cubic\n", "source.resampling",
                         "'cubic' is not nearest or bilinear"),
                 Arguments.of("a wms key", MINIMAL + "      layers: [a]\n", "source.layers",
-                        "a wms or vector source's key"),
+                        "another source's key"),
                 Arguments.of("a dimension the url does not name", MINIMAL + "    dimensions:\n"
                         + "      - {name: TIME}\n", "source.url", "names no {TIME}"),
                 Arguments.of("a style", MINIMAL + "    style: [{fill: \"#000000\"}]\n", "style",
@@ -116,7 +116,8 @@ class TileSourceFileTest {
                   - name: osm
                     source: {type: wms, url: "http://h/wms", layers: [a], tileSize: 512}
                 """);
-        assertThatThrownBy(() -> LayerCatalogFile.read(wms)).hasMessageContaining("keys of a tile source");
+        assertThatThrownBy(() -> LayerCatalogFile.read(wms)).hasMessageContaining("source.tileSize: a tile or wmts "
+                + "source's key");
     }
 
     private static TileSourceConfig config(String template) {

@@ -147,14 +147,23 @@ class WmsSourceFileTest {
 
     @Test
     void anUnknownSourceKeyIsNamedWithTheKnownOnes() throws Exception {
-        Path file = write(withSourceKey("layer: relief"));
+        Path file = write(withSourceKey("lyrs: relief"));
 
         assertThatThrownBy(() -> LayerCatalogFile.read(file))
                 .isInstanceOf(LayerConfigException.class)
                 .hasMessageContaining(file.toString())
-                .hasMessageContaining("'layer'")
+                .hasMessageContaining("'lyrs'")
                 .hasMessageContaining("layers[0].source")
                 .hasMessageContaining("retryDelay");
+    }
+
+    /** A key of another source type, {@code layer} of a wmts source beside a wms source's {@code layers}. */
+    @Test
+    void anotherSourcesKeyIsNamed() throws Exception {
+        Path file = write(withSourceKey("layer: relief"));
+
+        assertThatThrownBy(() -> LayerCatalogFile.read(file)).isInstanceOf(LayerConfigException.class)
+                .hasMessageContaining("layers[0] (relief).source.layer: a tile or wmts source's key");
     }
 
     @Test

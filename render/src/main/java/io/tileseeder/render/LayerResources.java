@@ -3,11 +3,12 @@ package io.tileseeder.render;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerConfig;
-import io.tileseeder.layer.SourceConfig;
 import io.tileseeder.layer.VectorSourceConfig;
 import io.tileseeder.layer.TileSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
+import io.tileseeder.layer.WmtsSourceConfig;
 import io.tileseeder.render.tile.TileSource;
+import io.tileseeder.render.tile.WmtsSource;
 import io.tileseeder.render.encode.JpegEncoder;
 import io.tileseeder.render.encode.JpegPngEncoder;
 import io.tileseeder.render.encode.PngEncoder;
@@ -47,7 +48,7 @@ public final class LayerResources {
             synchronized (this) {
                 source = sources.get(layer.name());
                 if (source == null) {
-                    source = open(layer.source());
+                    source = open(layer);
                     sources.put(layer.name(), source);
                 }
             }
@@ -55,14 +56,16 @@ public final class LayerResources {
         return source;
     }
 
-    private MetatileSource open(SourceConfig config) throws IOException {
-        return switch (config) {
+    private MetatileSource open(LayerConfig layer) throws IOException {
+        return switch (layer.source()) {
             case VectorSourceConfig vector -> {
                 VectorSource features = VectorSource.load(vector.data());
                 yield (metatile, gutter, dimensions) -> VectorRenderer.render(features, metatile, gutter, vector.style());
             }
             case WmsSourceConfig upstream -> new WmsSource(upstream, wms);
             case TileSourceConfig upstream -> new TileSource(upstream, wms);
+            case WmtsSourceConfig upstream -> new WmtsSource(upstream, layer.tileMatrixSets().iterator().next(),
+                    layer.dimensions(), wms);
         };
     }
 

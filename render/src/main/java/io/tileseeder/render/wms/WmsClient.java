@@ -12,7 +12,6 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -121,8 +120,9 @@ public final class WmsClient {
      */
     public BufferedImage getMap(WmsSourceConfig source, HttpUrl url, int width, int height, BufferedImage into)
             throws WmsException, InterruptedException {
-        return get(source, url, "WMS " + source.upstream() + " GetMap " + url, "the WMS " + source.upstream(), width,
-                height, into, Set.of());
+        String what = "WMS " + source.upstream() + " GetMap " + url;
+        return get(source, url, what, "the WMS " + source.upstream(), imageLimit(width, height), answer ->
+                WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), width, height, into));
     }
 
     /**
@@ -134,19 +134,48 @@ public final class WmsClient {
      */
     public Optional<BufferedImage> getTile(TileSourceConfig source, HttpUrl url, int size)
             throws WmsException, InterruptedException {
-        return Optional.ofNullable(get(source, url, "tile server " + source.upstream() + " tile " + url,
-                "the tile server " + source.upstream(), size, size, null, source.emptyStatuses()));
+        String what = "tile server " + source.upstream() + " tile " + url;
+        return Optional.ofNullable(get(source, url, what, "the tile server " + source.upstream(),
+                imageLimit(size, size), answer -> source.emptyStatuses().contains(answer.status()) ? null
+                        : WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), size, size,
+                        null)));
     }
 
-    /** The image, or null when the answer's status is one of {@code empty}. */
-    private BufferedImage get(HttpSource source, HttpUrl url, String what, String dependency, int width, int height,
-                              BufferedImage into, Set<Integer> empty) throws WmsException, InterruptedException {
+    /**
+     * A document of an upstream (a WMTS's capabilities), of at most {@code limit} bytes, tried as a GetMap is.
+     *
+     * @throws WmsException naming the upstream, the URL and the status when it does not answer 200
+     * @throws DependencyUnavailableException when the last try found the upstream unreachable or not serving
+     */
+    public byte[] getDocument(HttpSource source, HttpUrl url, long limit) throws WmsException, InterruptedException {
+        String what = source.upstream() + " " + url;
+        return get(source, url, what, source.upstream(), limit, answer -> {
+            if (answer.status() != 200) {
+                throw new WmsException(what + " answered " + answer.status(), answer.status() >= 500,
+                        answer.status() >= 502 && answer.status() <= 504, null);
+            }
+            return answer.body();
+        });
+    }
+
+    private static long imageLimit(int width, int height) {
+        return (long) width * height * 4 + BODY_MARGIN;
+    }
+
+    /** Reads an answer; may refuse it. */
+    @FunctionalInterface
+    private interface Reader<T> {
+        T read(Answer answer) throws WmsException;
+    }
+
+    /** What {@code read} makes of the answer, tried up to {@code 1 + source.retries()} times. */
+    private <T> T get(HttpSource source, HttpUrl url, String what, String dependency, long limit, Reader<T> read)
+            throws WmsException, InterruptedException {
         RetryPolicy retry = new RetryPolicy(1 + source.retries(), source.retryDelay(),
                 MAX_BACKOFF.compareTo(source.retryDelay()) > 0 ? MAX_BACKOFF : source.retryDelay());
-        long limit = (long) width * height * 4 + BODY_MARGIN;
         for (int attempt = 1; ; attempt++) {
             try {
-                return once(source, url, what, width, height, limit, into, empty);
+                return read.read(once(source, url, what, limit));
             } catch (WmsException e) {
                 upstream(source).failures().increment();
                 if (!e.retryable() || attempt >= retry.maxAttempts()) {
@@ -164,8 +193,8 @@ public final class WmsClient {
         }
     }
 
-    private BufferedImage once(HttpSource source, HttpUrl url, String what, int width, int height, long limit,
-                               BufferedImage into, Set<Integer> empty) throws WmsException, InterruptedException {
+    private Answer once(HttpSource source, HttpUrl url, String what, long limit)
+            throws WmsException, InterruptedException {
         Upstream upstream = upstream(source);
         Semaphore slot = upstream.slots();
         Answer answer;
@@ -196,10 +225,7 @@ public final class WmsClient {
         } finally {
             slot.release();
         }
-        if (empty.contains(answer.status())) {
-            return null;
-        }
-        return WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), width, height, into);
+        return answer;
     }
 
     /** What came back, read whole (up to {@code limit} bytes). */

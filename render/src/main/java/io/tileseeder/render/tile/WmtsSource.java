@@ -1,0 +1,256 @@
+package io.tileseeder.render.tile;
+
+import io.tileseeder.grid.Crs;
+import io.tileseeder.grid.Metatile;
+import io.tileseeder.grid.TileMatrix;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Dimension;
+import io.tileseeder.job.DimensionValues;
+import io.tileseeder.layer.TileSourceConfig;
+import io.tileseeder.layer.WmtsSourceConfig;
+import io.tileseeder.render.MetatileImage;
+import io.tileseeder.render.MetatileSource;
+import io.tileseeder.render.wms.WmsClient;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import okhttp3.HttpUrl;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.xml.sax.SAXException;
+
+/**
+ * A {@code wmts} layer's metatiles: the WMTS's capabilities are read when the layer is first drawn (and again after a
+ * failure), its layer's RESTful tile template and its tile matrix set matched to the layer's own set, level by level
+ * (the same CRS, cell size within 1e-6 and top-left corner within a cell's millionth); then it is drawn as a
+ * {@link TileSource} of that template, over the levels from the first matched to the last one matched without a
+ * gap. A template's {@code {Style}} and {@code {TileMatrixSet}} are the chosen ones; a dimension of the WMTS layer is
+ * the layer's dimension of that name (in any case) when it has one, else the WMTS's default value.
+ */
+public final class WmtsSource implements MetatileSource {
+
+    private static final String WMTS = "http://www.opengis.net/wmts/1.0";
+    private static final String OWS = "http://www.opengis.net/ows/1.1";
+    private static final double PIXEL_METRES = 0.00028;
+    /** The largest capabilities document read. */
+    private static final long MAX_DOCUMENT = 32L << 20;
+
+    private final WmtsSourceConfig config;
+    private final TileMatrixSet tms;
+    private final List<Dimension> dimensions;
+    private final WmsClient client;
+    private volatile TileSource tiles;
+
+    /** @param tms the layer's one tile matrix set; @param dimensions the layer's */
+    public WmtsSource(WmtsSourceConfig config, TileMatrixSet tms, List<Dimension> dimensions, WmsClient client) {
+        this.config = config;
+        this.tms = tms;
+        this.dimensions = dimensions;
+        this.client = client;
+    }
+
+    @Override
+    public Optional<MetatileImage> render(Metatile metatile, int gutter, DimensionValues values)
+            throws IOException, InterruptedException {
+        TileSource source = tiles;
+        if (source == null) {
+            synchronized (this) {
+                source = tiles;
+                if (source == null) {
+                    HttpUrl url = HttpUrl.get(config.capabilities());
+                    source = new TileSource(tileSource(client.getDocument(config, url, MAX_DOCUMENT)), client);
+                    tiles = source;
+                }
+            }
+        }
+        return source.render(metatile, gutter, values);
+    }
+
+    /** The tile source the capabilities describe for the configured layer, style, format and set. */
+    TileSourceConfig tileSource(byte[] capabilities) throws IOException {
+        String where = "WMTS " + config.capabilities() + ", layer " + config.layer();
+        Element contents = first(parse(capabilities, where).getDocumentElement(), WMTS, "Contents");
+        if (contents == null) {
+            throw new IOException(config.capabilities() + " is not WMTS 1.0 capabilities (no Contents)");
+        }
+        Element layer = null;
+        List<String> layers = new ArrayList<>();
+        for (Element candidate : children(contents, WMTS, "Layer")) {
+            String id = text(candidate, OWS, "Identifier");
+            layers.add(id);
+            if (config.layer().equals(id)) {
+                layer = candidate;
+            }
+        }
+        if (layer == null) {
+            throw new IOException(where + ": no such layer; it has " + layers);
+        }
+        String style = config.style();
+        List<String> styles = new ArrayList<>();
+        for (Element candidate : children(layer, WMTS, "Style")) {
+            styles.add(text(candidate, OWS, "Identifier"));
+            if (style == null && "true".equals(candidate.getAttribute("isDefault"))) {
+                style = text(candidate, OWS, "Identifier");
+            }
+        }
+        if (style == null && !styles.isEmpty()) {
+            style = styles.getFirst();
+        }
+        if (style == null || !styles.contains(style)) {
+            throw new IOException(where + ": no style " + config.style() + "; it has " + styles);
+        }
+        Map<String, String> templates = new java.util.LinkedHashMap<>();
+        for (Element url : children(layer, WMTS, "ResourceURL")) {
+            if ("tile".equalsIgnoreCase(url.getAttribute("resourceType"))) {
+                templates.putIfAbsent(url.getAttribute("format"), url.getAttribute("template"));
+            }
+        }
+        String format = config.format() != null ? config.format()
+                : templates.keySet().stream().filter(f -> f.startsWith("image/png")).findFirst()
+                        .orElse(templates.keySet().stream().findFirst().orElse(null));
+        String template = format == null ? null : templates.get(format);
+        if (template == null) {
+            throw new IOException(where + ": no RESTful tile template" + (config.format() == null ? ""
+                    : " of format " + config.format()) + "; its tile formats " + templates.keySet() + " (a KVP-only "
+                    + "WMTS is not supported)");
+        }
+        Map<String, String> constants = new HashMap<>();
+        for (Element dimension : children(layer, WMTS, "Dimension")) {
+            String id = text(dimension, OWS, "Identifier");
+            String ours = dimensions.stream().map(Dimension::name).filter(name -> name.equalsIgnoreCase(id))
+                    .findFirst().orElse(null);
+            if (ours != null) {
+                template = template.replace("{" + id + "}", "{" + ours + "}");
+            } else {
+                constants.put(id, text(dimension, WMTS, "Default"));
+            }
+        }
+        String setId = matchingSet(contents, layer, where);
+        template = template.replace("{Style}", style).replace("{style}", style).replace("{TileMatrixSet}", setId);
+        for (Map.Entry<String, String> constant : constants.entrySet()) {
+            template = template.replace("{" + constant.getKey() + "}", constant.getValue());
+        }
+        Map<Integer, String> ids = new HashMap<>();
+        int tileSize = levels(contents, setId, ids, where);
+        int min = ids.keySet().stream().min(Integer::compare).orElseThrow();
+        int max = min;
+        while (ids.containsKey(max + 1)) {
+            max++;
+        }
+        return new TileSourceConfig(template, tileSize, min, max, config.emptyStatuses(), config.resampling(),
+                config.connectTimeout(), config.timeout(), config.retries(), config.retryDelay(), ids);
+    }
+
+    /** The configured set, or the first of the layer's whose matrices match the layer's own set at some level. */
+    private String matchingSet(Element contents, Element layer, String where) throws IOException {
+        List<String> linked = new ArrayList<>();
+        for (Element link : children(layer, WMTS, "TileMatrixSetLink")) {
+            linked.add(text(link, WMTS, "TileMatrixSet"));
+        }
+        if (config.tileMatrixSet() != null) {
+            if (!linked.contains(config.tileMatrixSet())) {
+                throw new IOException(where + ": no tile matrix set " + config.tileMatrixSet() + "; it has " + linked);
+            }
+            return config.tileMatrixSet();
+        }
+        for (String id : linked) {
+            try {
+                levels(contents, id, new HashMap<>(), where);
+                return id;
+            } catch (IOException notThisOne) {
+                // try the next set
+            }
+        }
+        throw new IOException(where + ": none of its tile matrix sets " + linked + " has a matrix of " + tms.id()
+                + " (the same CRS, cell size and top-left corner)");
+    }
+
+    /**
+     * Fills {@code ids} with the set's matrix identifier for each level of {@link #tms} it has a matrix of; returns
+     * their tile size.
+     */
+    private int levels(Element contents, String setId, Map<Integer, String> ids, String where) throws IOException {
+        Element set = children(contents, WMTS, "TileMatrixSet").stream()
+                .filter(candidate -> setId.equals(text(candidate, OWS, "Identifier"))).findFirst()
+                .orElseThrow(() -> new IOException(where + ": its tile matrix set " + setId + " is not defined"));
+        String crs = text(set, OWS, "SupportedCRS");
+        Crs own = tms.referenceSystem();
+        if (crs == null || !sameCrs(crs, tms.crs())) {
+            throw new IOException(where + ": tile matrix set " + setId + " is in " + crs + ", not " + tms.crs());
+        }
+        Integer size = null;
+        for (Element matrix : children(set, WMTS, "TileMatrix")) {
+            double cell = Double.parseDouble(text(matrix, WMTS, "ScaleDenominator")) * PIXEL_METRES
+                    / own.metresPerUnit();
+            String[] corner = text(matrix, WMTS, "TopLeftCorner").trim().split("\\s+");
+            double first = Double.parseDouble(corner[0]);
+            double second = Double.parseDouble(corner[1]);
+            double left = own.northingFirst() ? second : first;
+            double top = own.northingFirst() ? first : second;
+            int tileSize = Integer.parseInt(text(matrix, WMTS, "TileWidth").trim());
+            for (int z = 0; z <= tms.maxZoom(); z++) {
+                TileMatrix ours = tms.matrix(z);
+                double span = ours.tileSpanX();
+                if (Math.abs(cell * tileSize - span) <= span * 1e-6 && Math.abs(left - ours.left()) <= span * 1e-6
+                        && Math.abs(top - ours.top()) <= span * 1e-6) {
+                    ids.put(z, text(matrix, OWS, "Identifier"));
+                    size = tileSize;
+                }
+            }
+        }
+        if (size == null) {
+            throw new IOException(where + ": tile matrix set " + setId + " has no matrix of " + tms.id());
+        }
+        return size;
+    }
+
+    /** {@code urn:ogc:def:crs:EPSG::3857}, {@code EPSG:3857} and the OGC URI of one CRS are the same. */
+    private static boolean sameCrs(String crs, String ours) {
+        String code = crs.replaceAll(".*[:/]", "");
+        String authority = crs.toUpperCase(Locale.ROOT).contains("CRS84") ? "CRS84" : code;
+        return ours.endsWith(":" + authority) || ours.equals(authority);
+    }
+
+    private static Document parse(byte[] xml, String where) throws IOException {
+        try {
+            DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+            factory.setNamespaceAware(true);
+            factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            factory.setXIncludeAware(false);
+            factory.setExpandEntityReferences(false);
+            return factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml));
+        } catch (ParserConfigurationException | SAXException e) {
+            throw new IOException(where + ": the capabilities are not XML this reader takes: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Element> children(Element parent, String namespace, String name) {
+        List<Element> found = new ArrayList<>();
+        for (var node = parent.getFirstChild(); node != null; node = node.getNextSibling()) {
+            if (node instanceof Element element && namespace.equals(element.getNamespaceURI())
+                    && name.equals(element.getLocalName())) {
+                found.add(element);
+            }
+        }
+        return found;
+    }
+
+    private static Element first(Element parent, String namespace, String name) {
+        List<Element> found = children(parent, namespace, name);
+        return found.isEmpty() ? null : found.getFirst();
+    }
+
+    private static String text(Element parent, String namespace, String name) {
+        Element child = first(parent, namespace, name);
+        return child == null ? null : child.getTextContent().trim();
+    }
+}

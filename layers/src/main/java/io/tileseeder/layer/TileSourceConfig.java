@@ -52,9 +52,10 @@ public record TileSourceConfig(String template, int tileSize, int minZoom, int m
                 retryDelay, Map.of());
     }
 
+    /** The host and port of the template's URLs, its variables left out (a dimension's value may hold anything). */
     @Override
     public String upstream() {
-        return HttpSource.upstreamOf(URI.create(url(0, 0, 0, 1, DimensionValues.NONE)));
+        return HttpSource.upstreamOf(URI.create(VARIABLE.matcher(template).replaceAll("0")));
     }
 
     /**

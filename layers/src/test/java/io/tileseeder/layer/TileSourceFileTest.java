@@ -76,6 +76,7 @@ class TileSourceFileTest {
         assertThat(timed.url(1, 0, 1, 2, new DimensionValues(Map.of("TIME", "2026-11-26T12:05:00Z"))))
                 .isEqualTo("http://h/2026-11-26T12:05:00Z/1/0/1.png");
         assertThat(xyz.upstream()).isEqualTo("h:8080");
+        assertThat(timed.upstream()).as("a dimension's variable left in the template").isEqualTo("h:80");
     }
 
     static Stream<Arguments> mistakes() {

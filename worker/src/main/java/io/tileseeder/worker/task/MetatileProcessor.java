@@ -10,6 +10,7 @@ import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.StoredTile;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.render.LayerResources;
@@ -339,8 +340,9 @@ public final class MetatileProcessor {
     private static List<TileKey> keys(MetatileTask task) {
         List<TileCoord> tiles = task.tilesToStore();
         List<TileKey> keys = new ArrayList<>(tiles.size());
+        TileCache cache = task.cache();
         for (TileCoord tile : tiles) {
-            keys.add(new TileKey(task.cache(), tile, task.format()));
+            keys.add(new TileKey(cache, tile, task.format()));
         }
         return keys;
     }

@@ -6,17 +6,28 @@ import java.awt.AlphaComposite;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferInt;
+import java.util.Map;
 
 /**
  * A rendered metatile raster (tiles plus gutter), cut into tiles as {@link TileView}s of its pixel array:
  * no copy per tile. ({@code getSubimage(…).getData()} would silently copy the whole raster each time.)
+ *
+ * @param upstream for tiles whose pixels are exactly one upstream tile of the same grid (a tile server's), that
+ *                 tile's bytes as the upstream answered them, to be kept unchanged where they are in the cache's
+ *                 format
  */
-public record MetatileImage(Metatile metatile, int gutter, BufferedImage image) {
+public record MetatileImage(Metatile metatile, int gutter, BufferedImage image, Map<TileCoord, byte[]> upstream) {
 
     public MetatileImage {
         if (image.getType() != BufferedImage.TYPE_INT_ARGB) {
             throw new IllegalArgumentException("metatile rasters are TYPE_INT_ARGB, got type " + image.getType());
         }
+        upstream = Map.copyOf(upstream);
+    }
+
+    /** A metatile drawn here, of no upstream tile's bytes. */
+    public MetatileImage(Metatile metatile, int gutter, BufferedImage image) {
+        this(metatile, gutter, image, Map.of());
     }
 
     /**

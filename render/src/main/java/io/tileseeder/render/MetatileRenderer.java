@@ -39,7 +39,7 @@ public final class MetatileRenderer {
     public Drawn draw(LayerConfig layer, Metatile metatile, TileFormat format, DimensionValues dimensions)
             throws IOException, InterruptedException {
         MetatileImage image = layers.source(layer).render(metatile, layer.gutter(), dimensions).orElse(null);
-        return new Drawn(layer, image, layers.encoder(layer, format));
+        return new Drawn(layer, image, format, layers.encoder(layer, format));
     }
 
     /** A drawn metatile, whose tiles are encoded on demand. */
@@ -47,23 +47,31 @@ public final class MetatileRenderer {
 
         private final LayerConfig layer;
         private final MetatileImage image;
+        private final TileFormat format;
         private final TileEncoder encoder;
 
-        private Drawn(LayerConfig layer, MetatileImage image, TileEncoder encoder) {
+        private Drawn(LayerConfig layer, MetatileImage image, TileFormat format, TileEncoder encoder) {
             this.layer = layer;
             this.image = image;
+            this.format = format;
             this.encoder = encoder;
         }
 
         /**
          * The tile's encoded bytes; empty when nothing is drawn in it (fully transparent) and the layer's policy
-         * skips empty tiles ({@link EmptyTilePolicy#SKIP}).
+         * skips empty tiles ({@link EmptyTilePolicy#SKIP}). A tile that is exactly an upstream tile in the format
+         * ({@link MetatileImage#upstream}, {@link TileFormat#holds}) is that tile's bytes, unless it is empty: an
+         * empty tile stored is always the layer's own.
          */
         public Optional<byte[]> encode(TileCoord tile) {
             TileView view = image == null ? null : image.tile(tile);
             TileContent content = view == null ? TileContent.EMPTY : TileContent.of(view);
             if (content.isEmpty() && layer.emptyTiles() == EmptyTilePolicy.SKIP) {
                 return Optional.empty();
+            }
+            byte[] original = content.isEmpty() ? null : image.upstream().get(tile);
+            if (original != null && format.holds(original)) {
+                return Optional.of(original);
             }
             return Optional.of(uniformTiles.encode(encoder, view, content));
         }

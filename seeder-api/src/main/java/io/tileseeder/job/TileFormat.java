@@ -1,5 +1,6 @@
 package io.tileseeder.job;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -26,6 +27,9 @@ public enum TileFormat {
     WEBP_LOSSLESS("webp-lossless", "image/webp", "webp");
 
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G'};
+    private static final byte[] JPEG_SIGNATURE = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF};
+    /** The colour type's offset in a PNG: signature (8), IHDR length and type (8), width, height, bit depth (9). */
+    private static final int PNG_COLOUR_TYPE = 25;
 
     private final String id;
     private final String contentType;
@@ -55,8 +59,36 @@ public enum TileFormat {
         if (this != JPEG_PNG) {
             return contentType;
         }
-        return Arrays.equals(tile, 0, Math.min(tile.length, PNG_SIGNATURE.length), PNG_SIGNATURE, 0,
-                PNG_SIGNATURE.length) ? PNG.contentType : JPEG.contentType;
+        return startsWith(tile, 0, PNG_SIGNATURE) ? PNG.contentType : JPEG.contentType;
+    }
+
+    /**
+     * Whether an encoded image is one this format would store as it is, so an upstream tile of the same grid can be
+     * kept byte for byte: a PNG for {@link #PNG}, a palette PNG (colour type 3) for {@link #PNG8}, a JPEG for
+     * {@link #JPEG}, either for {@link #JPEG_PNG}, a WebP of lossy ({@code VP8 }, or extended {@code VP8X}) or
+     * lossless ({@code VP8L}) data for {@link #WEBP} and {@link #WEBP_LOSSLESS}.
+     */
+    public boolean holds(byte[] image) {
+        boolean png = startsWith(image, 0, PNG_SIGNATURE);
+        boolean jpeg = startsWith(image, 0, JPEG_SIGNATURE);
+        return switch (this) {
+            case PNG -> png;
+            case PNG8 -> png && image.length > PNG_COLOUR_TYPE && image[PNG_COLOUR_TYPE] == 3;
+            case JPEG -> jpeg;
+            case JPEG_PNG -> png || jpeg;
+            case WEBP -> webp(image, "VP8 ") || webp(image, "VP8X");
+            case WEBP_LOSSLESS -> webp(image, "VP8L");
+        };
+    }
+
+    private static boolean webp(byte[] image, String chunk) {
+        return startsWith(image, 0, "RIFF".getBytes(StandardCharsets.US_ASCII))
+                && startsWith(image, 8, ("WEBP" + chunk).getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static boolean startsWith(byte[] image, int offset, byte[] prefix) {
+        return image.length >= offset + prefix.length
+                && Arrays.equals(image, offset, offset + prefix.length, prefix, 0, prefix.length);
     }
 
     public static Optional<TileFormat> byId(String id) {

@@ -126,19 +126,23 @@ public final class WmsClient {
     }
 
     /**
-     * The decoded tile of a tile server, tried as a GetMap is; empty when it answers one of the source's
+     * A tile of a tile server, decoded, tried as a GetMap is; empty when it answers one of the source's
      * {@link TileSourceConfig#emptyStatuses} (no tile there), at once.
      *
      * @throws WmsException naming the upstream, the URL and what it answered instead of a tile of {@code size} px
      * @throws DependencyUnavailableException when the last try found the upstream unreachable or not serving
      */
-    public Optional<BufferedImage> getTile(TileSourceConfig source, HttpUrl url, int size)
+    public Optional<UpstreamTile> getTile(TileSourceConfig source, HttpUrl url, int size)
             throws WmsException, InterruptedException {
         String what = "tile server " + source.upstream() + " tile " + url;
         return Optional.ofNullable(get(source, url, what, "the tile server " + source.upstream(),
                 imageLimit(size, size), answer -> source.emptyStatuses().contains(answer.status()) ? null
-                        : WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(), size, size,
-                        null)));
+                        : new UpstreamTile(WmsAnswer.image(what, answer.status(), answer.contentType(), answer.body(),
+                        size, size, null), answer.body())));
+    }
+
+    /** A tile server's tile: its pixels, and its bytes as it answered them. */
+    public record UpstreamTile(BufferedImage image, byte[] bytes) {
     }
 
     /**

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Sourced by dev/services: the WMS, Debian's MapServer (cgi-mapserver) as FastCGI processes spawned by Debian's
-# lighttpd on $HOST:$WMS_PORT, serving the bundled world layer's data (dev/wms/world.map); `up --wms` also installs
-# Debian's gdal-bin (the tests open the seeded cache with GDAL's WMTS driver). Config, pid file and socket in
+# lighttpd on $HOST:$WMS_PORT, serving the bundled world layer's data (dev/wms/world.map); beside it, under
+# $MAPCACHE_PATH, a WMTS of another maker: Debian's MapCache (mapcache-cgi) caching that WMS's world layer.
+# `up --wms` also installs Debian's gdal-bin (the tests open the seeded cache with GDAL's WMTS driver). Config, pid file and socket in
 # .dev/wms, the log in .dev/logs/wms.log. Optional: `up` without --wms leaves a WMS started earlier running.
 # shellcheck disable=SC2154 # HOST, DEV, LOGS, ROOT and the *_PORT variables are dev/services's
 
@@ -9,6 +10,8 @@
 WMS_MAPFILE="$ROOT/dev/wms/world.map"
 WMS_PATH=/wms
 MAPSERV=/usr/lib/cgi-bin/mapserv
+MAPCACHE_PATH=/mapcache
+MAPCACHE=/usr/lib/cgi-bin/mapcache
 LIGHTTPD=/usr/sbin/lighttpd
 WMS_PROCS=${WMS_PROCS:-$(nproc 2>/dev/null || echo 2)}
 WMS_PID= # set by wms_up
@@ -25,9 +28,12 @@ wms_answers() {
 }
 
 wms_install() {
-  [ -x "$MAPSERV" ] && [ -x "$LIGHTTPD" ] && command -v gdal_translate >/dev/null && return 0
-  apt_install cgi-mapserver lighttpd gdal-bin
-  if [ ! -x "$MAPSERV" ] || [ ! -x "$LIGHTTPD" ]; then die "$MAPSERV or $LIGHTTPD is still missing after apt-get install"; fi
+  [ -x "$MAPSERV" ] && [ -x "$MAPCACHE" ] && [ -x "$LIGHTTPD" ] && command -v gdal_translate >/dev/null && return 0
+  apt_install cgi-mapserver mapcache-cgi lighttpd gdal-bin
+  local binary
+  for binary in "$MAPSERV" "$MAPCACHE" "$LIGHTTPD"; do
+    [ -x "$binary" ] || die "$binary is still missing after apt-get install"
+  done
   command -v gdal_translate >/dev/null || die "gdal_translate is still missing after apt-get install gdal-bin"
 }
 
@@ -89,7 +95,60 @@ fastcgi.server = ("$WMS_PATH" => ("mapserv" => (
   "bin-environment" => ("MAPSERVER_CONFIG_FILE" => "$dir/mapserver.conf"),
   "max-procs" => $WMS_PROCS,
   "check-local" => "disable",
+)), "$MAPCACHE_PATH" => ("mapcache" => (
+  "socket" => "$(wms_socket).mapcache",
+  "bin-path" => "$MAPCACHE",
+  "bin-environment" => ("MAPCACHE_CONFIG_FILE" => "$dir/mapcache.xml"),
+  "max-procs" => 1,
+  "check-local" => "disable",
 )))
+EOF
+  # MapCache: the WMS's world and frames (WMS-T) layers as tilesets of those names, in WebMercatorQuad (MapCache's
+  # GoogleMapsCompatible), one GetMap per tile (metatile 1 1, no buffer), so its tiles are the WMS's own; cached in
+  # a folder emptied on every start. Its WMTS answers RESTful and KVP requests.
+  rm -rf "$dir/mapcache"
+  mkdir -p "$dir/mapcache"
+  {
+    cat <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<!-- Written by dev/services on every start of the WMS: edit dev/services.d/wms.sh, not this file. -->
+<mapcache>
+  <cache name="disk" type="disk"><base>$dir/mapcache</base></cache>
+  <format name="PNG" type="PNG"><compression>fast</compression></format>
+EOF
+    mapcache_tileset world ''
+    mapcache_tileset frames '<dimensions>
+      <dimension type="values" name="TIME" default="2026-11-26T12:00:00Z">
+        <value>2026-11-26T12:00:00Z</value>
+        <value>2026-11-26T12:05:00Z</value>
+      </dimension>
+    </dimensions>'
+    cat <<EOF
+  <service type="wmts" enabled="true"/>
+  <errors>report</errors>
+  <lock_dir>$dir/mapcache</lock_dir>
+  <threaded_fetching>false</threaded_fetching>
+</mapcache>
+EOF
+  } >"$dir/mapcache.xml"
+}
+
+# mapcache_tileset LAYER EXTRA: MapCache's source and tileset of the WMS's LAYER, EXTRA (its dimensions) inside.
+mapcache_tileset() {
+  cat <<EOF
+  <source name="$1" type="wms">
+    <getmap><params><FORMAT>image/png</FORMAT><LAYERS>$1</LAYERS><TRANSPARENT>TRUE</TRANSPARENT></params></getmap>
+    <http><url>$(wms_url)</url><connection_timeout>10</connection_timeout><timeout>60</timeout></http>
+  </source>
+  <tileset name="$1">
+    <source>$1</source>
+    <cache>disk</cache>
+    <grid>GoogleMapsCompatible</grid>
+    <format>PNG</format>
+    <metatile>1 1</metatile>
+    <metabuffer>0</metabuffer>
+    $2
+  </tileset>
 EOF
 }
 
@@ -137,7 +196,8 @@ wms_wait() {
 
 wms_summary() {
   if [ -n "$WMS_PID" ]; then
-    say "WMS            $(wms_url) (MapServer, $(wms_backend_pids | wc -l) FastCGI processes; layers world, broken; mapfile $WMS_MAPFILE), pid $WMS_PID"
+    say "WMS            $(wms_url) (MapServer, $(wms_backend_pids | wc -l) FastCGI processes; layers world, frames, styled, broken; mapfile $WMS_MAPFILE), pid $WMS_PID"
+    say "WMTS           http://$HOST:$WMS_PORT$MAPCACHE_PATH/wmts (MapCache of the WMS's world and frames; config $DEV/wms/mapcache.xml)"
   fi
 }
 
@@ -149,8 +209,8 @@ wms_status() {
   else say "wms    stopped  (optional: 'dev/services up --wms' starts it)"; fi
 }
 
-# When the WMS runs (optional: skipped otherwise), a GetCapabilities naming the layer world and a GetMap of
-# the whole world answering a PNG; returns 1 when one fails.
+# When the WMS runs (optional: skipped otherwise), a GetCapabilities naming the layer world, a GetMap of the
+# whole world answering a PNG, and MapCache's WMTS capabilities naming world; returns 1 when one fails.
 wms_check() {
   if ! wms_pid >/dev/null; then
     say "== WMS: not running (optional; 'dev/services up --wms' starts it), skipped"
@@ -172,9 +232,18 @@ wms_check() {
   else
     say "GetMap answered $type instead of a PNG:"; head -c 600 "$png"; say ""; return 1
   fi
+  if caps=$(curl -fsS --max-time 30 "http://$HOST:$WMS_PORT$MAPCACHE_PATH/wmts?SERVICE=WMTS&REQUEST=GetCapabilities") \
+     && [[ $caps == *"<ows:Identifier>world</ows:Identifier>"* ]]; then
+    say "MapCache WMTS GetCapabilities -> layer world"
+  else
+    say "MapCache's WMTS GetCapabilities failed or does not list the layer world (log $LOGS/wms.log)"; return 1
+  fi
 }
 
 # Its line of .dev/services.env, while it runs.
 wms_env() {
-  if wms_pid >/dev/null; then say "export SEEDER_WMS_URL=$(wms_url)"; fi
+  if wms_pid >/dev/null; then
+    say "export SEEDER_WMS_URL=$(wms_url)"
+    say "export SEEDER_WMTS_URL=http://$HOST:$WMS_PORT$MAPCACHE_PATH/wmts"
+  fi
 }

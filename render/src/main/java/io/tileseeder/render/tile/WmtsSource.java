@@ -13,7 +13,10 @@ import io.tileseeder.render.MetatileSource;
 import io.tileseeder.render.wms.WmsClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -29,16 +32,19 @@ import org.xml.sax.SAXException;
 
 /**
  * A {@code wmts} layer's metatiles: the WMTS's capabilities are read when the layer is first drawn (and again after a
- * failure), its layer's RESTful tile template and its tile matrix set matched to the layer's own set, level by level
+ * failure), its layer's RESTful tile template (or, when it has none, its KVP GetTile address with the parameters of a
+ * GetTile) and its tile matrix set matched to the layer's own set, level by level
  * (the same CRS, cell size within 1e-6 and top-left corner within a cell's millionth); then it is drawn as a
  * {@link TileSource} of that template, over the levels from the first matched to the last one matched without a
- * gap. A template's {@code {Style}} and {@code {TileMatrixSet}} are the chosen ones; a dimension of the WMTS layer is
- * the layer's dimension of that name (in any case) when it has one, else the WMTS's default value.
+ * gap. A template's {@code {Style}} is the chosen one, or, when none is chosen and the layer has a {@code STYLES}
+ * dimension, that dimension's value; {@code {TileMatrixSet}} the chosen set; a dimension of the WMTS layer is the
+ * layer's dimension of that name (in any case) when it has one, else the WMTS's default value.
  */
 public final class WmtsSource implements MetatileSource {
 
     private static final String WMTS = "http://www.opengis.net/wmts/1.0";
     private static final String OWS = "http://www.opengis.net/ows/1.1";
+    private static final String XLINK = "http://www.w3.org/1999/xlink";
     private static final double PIXEL_METRES = 0.00028;
     /** The largest capabilities document read. */
     private static final long MAX_DOCUMENT = 32L << 20;
@@ -77,7 +83,8 @@ public final class WmtsSource implements MetatileSource {
     /** The tile source the capabilities describe for the configured layer, style, format and set. */
     TileSourceConfig tileSource(byte[] capabilities) throws IOException {
         String where = "WMTS " + config.capabilities() + ", layer " + config.layer();
-        Element contents = first(parse(capabilities, where).getDocumentElement(), WMTS, "Contents");
+        Element root = parse(capabilities, where).getDocumentElement();
+        Element contents = first(root, WMTS, "Contents");
         if (contents == null) {
             throw new IOException(config.capabilities() + " is not WMTS 1.0 capabilities (no Contents)");
         }
@@ -113,14 +120,18 @@ public final class WmtsSource implements MetatileSource {
                 templates.putIfAbsent(url.getAttribute("format"), url.getAttribute("template"));
             }
         }
-        String format = config.format() != null ? config.format()
-                : templates.keySet().stream().filter(f -> f.startsWith("image/png")).findFirst()
-                        .orElse(templates.keySet().stream().findFirst().orElse(null));
-        String template = format == null ? null : templates.get(format);
-        if (template == null) {
-            throw new IOException(where + ": no RESTful tile template" + (config.format() == null ? ""
-                    : " of format " + config.format()) + "; its tile formats " + templates.keySet() + " (a KVP-only "
-                    + "WMTS is not supported)");
+        String styleDimension = config.style() != null ? null : dimensions.stream().map(Dimension::name)
+                .filter(name -> name.equalsIgnoreCase("STYLES")).findFirst().map(name -> "{" + name + "}")
+                .orElse(null);
+        String setId = matchingSet(contents, layer, where);
+        String template;
+        if (templates.isEmpty()) {
+            List<String> formats = children(layer, WMTS, "Format").stream().map(f -> f.getTextContent().trim())
+                    .toList();
+            String kvpStyle = styleDimension != null ? styleDimension : encoded(style);
+            template = kvp(root, chosen(formats, where), kvpStyle, setId, where);
+        } else {
+            template = templates.get(chosen(templates.keySet(), where));
         }
         Map<String, String> constants = new HashMap<>();
         for (Element dimension : children(layer, WMTS, "Dimension")) {
@@ -133,10 +144,11 @@ public final class WmtsSource implements MetatileSource {
                 constants.put(id, text(dimension, WMTS, "Default"));
             }
         }
-        String setId = matchingSet(contents, layer, where);
-        template = template.replace("{Style}", style).replace("{style}", style).replace("{TileMatrixSet}", setId);
+        String styleValue = styleDimension != null ? styleDimension : style;
+        template = template.replace("{Style}", styleValue).replace("{style}", styleValue)
+                .replace("{TileMatrixSet}", setId);
         for (Map.Entry<String, String> constant : constants.entrySet()) {
-            template = template.replace("{" + constant.getKey() + "}", constant.getValue());
+            template = template.replace("{" + constant.getKey() + "}", DimensionValues.folder(constant.getValue()));
         }
         Map<Integer, String> ids = new HashMap<>();
         int tileSize = levels(contents, setId, ids, where);
@@ -146,7 +158,82 @@ public final class WmtsSource implements MetatileSource {
             max++;
         }
         return new TileSourceConfig(template, tileSize, min, max, config.emptyStatuses(), config.resampling(),
-                config.connectTimeout(), config.timeout(), config.retries(), config.retryDelay(), ids);
+                config.connectTimeout(), config.timeout(), config.retries(), config.retryDelay(), ids, null);
+    }
+
+    /** The configured format, else the first PNG, else the first: it must be one of {@code formats}. */
+    private String chosen(Collection<String> formats, String where) throws IOException {
+        String format = config.format() != null ? config.format()
+                : formats.stream().filter(f -> f.startsWith("image/png")).findFirst()
+                        .orElse(formats.stream().findFirst().orElse(null));
+        if (format == null || !formats.contains(format)) {
+            throw new IOException(where + ": no tile format" + (config.format() == null ? "" : " " + config.format())
+                    + "; its formats " + formats);
+        }
+        return format;
+    }
+
+    /**
+     * The KVP GetTile template of a WMTS with no RESTful template: the GetTile operation's HTTP Get address (one
+     * allowing the KVP encoding, or not saying), and the parameters of WMTS 1.0.0's table 18, each value
+     * percent-encoded; a dimension of the layer is one more parameter of its name, filled in as the RESTful
+     * template's {@code {Dimension}} is.
+     */
+    /** @param style the STYLE parameter's value, percent-encoded, or a template variable */
+    private String kvp(Element root, String format, String style, String setId, String where) throws IOException {
+        String address = null;
+        Element operations = first(root, OWS, "OperationsMetadata");
+        for (Element operation : operations == null ? List.<Element>of() : children(operations, OWS, "Operation")) {
+            if (!"GetTile".equals(operation.getAttribute("name"))) {
+                continue;
+            }
+            for (Element dcp : children(operation, OWS, "DCP")) {
+                for (Element http : children(dcp, OWS, "HTTP")) {
+                    for (Element get : children(http, OWS, "Get")) {
+                        List<String> encodings = new ArrayList<>();
+                        for (Element constraint : children(get, OWS, "Constraint")) {
+                            if ("GetEncoding".equals(constraint.getAttribute("name"))) {
+                                Element allowed = first(constraint, OWS, "AllowedValues");
+                                for (Element value : allowed == null ? List.<Element>of()
+                                        : children(allowed, OWS, "Value")) {
+                                    encodings.add(value.getTextContent().trim());
+                                }
+                            }
+                        }
+                        if (address == null && (encodings.isEmpty() || encodings.contains("KVP"))) {
+                            address = get.getAttributeNS(XLINK, "href").trim();
+                        }
+                    }
+                }
+            }
+        }
+        if (address == null || address.isEmpty()) {
+            throw new IOException(where + ": no RESTful tile template and no KVP GetTile address "
+                    + "(OperationsMetadata, GetTile, DCP HTTP Get)");
+        }
+        if (HttpUrl.parse(address) == null) {
+            throw new IOException(where + ": its GetTile address " + address + " is not an http(s) URL");
+        }
+        StringBuilder template = new StringBuilder(address);
+        template.append(address.contains("?") ? (address.endsWith("?") || address.endsWith("&") ? "" : "&") : "?");
+        template.append("SERVICE=WMTS&REQUEST=GetTile&VERSION=1.0.0&LAYER=").append(encoded(config.layer()))
+                .append("&STYLE=").append(style).append("&FORMAT=").append(encoded(format))
+                .append("&TILEMATRIXSET=").append(encoded(setId))
+                .append("&TILEMATRIX={TileMatrix}&TILEROW={TileRow}&TILECOL={TileCol}");
+        Element contents = first(root, WMTS, "Contents");
+        for (Element layer : children(contents, WMTS, "Layer")) {
+            if (config.layer().equals(text(layer, OWS, "Identifier"))) {
+                for (Element dimension : children(layer, WMTS, "Dimension")) {
+                    String id = text(dimension, OWS, "Identifier");
+                    template.append('&').append(encoded(id)).append("={").append(id).append('}');
+                }
+            }
+        }
+        return template.toString();
+    }
+
+    private static String encoded(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** The configured set, or the first of the layer's whose matrices match the layer's own set at some level. */

@@ -82,12 +82,23 @@ class WmtsSourceTest {
                 .isEqualTo("https://w.example.com/j/night/2026-11-26/r1/g/two/3/0.jpg");
     }
 
+    /** A layer with a STYLES dimension and no style chosen: the job's style is the template's {@code {Style}}. */
+    @Test
+    void aStylesDimensionIsTheWmtsStyle() throws Exception {
+        WmtsSource styled = new WmtsSource(config("radar", null, null, null), TileMatrixSet.WEB_MERCATOR_QUAD,
+                List.of(Dimension.declare("STYLES", Dimension.Kind.TEXT, List.of("default", "night"), null,
+                        "default")), new WmsClient(1));
+        assertThat(styled.tileSource(bytes(CAPABILITIES)).url(3, 5, 1, 8,
+                new DimensionValues(Map.of("STYLES", "night"))))
+                .isEqualTo("https://w.example.com/p/night/2026-11-26/r1/g/three/1/5.png");
+    }
+
     @Test
     void whatCannotBeCascadedIsNamed() {
         assertThatThrownBy(() -> source("dusk", null, null).tileSource(bytes(CAPABILITIES)))
                 .hasMessageContaining("no style dusk; it has [default, night]");
         assertThatThrownBy(() -> source(null, "image/webp", null).tileSource(bytes(CAPABILITIES)))
-                .hasMessageContaining("no RESTful tile template of format image/webp");
+                .hasMessageContaining("no tile format image/webp; its formats [image/jpeg, image/png]");
         assertThatThrownBy(() -> source(null, null, "other").tileSource(bytes(CAPABILITIES)))
                 .hasMessageContaining("tile matrix set other is in urn:ogc:def:crs:EPSG::4326, not EPSG:3857");
         assertThatThrownBy(() -> source(null, null, "nine").tileSource(bytes(CAPABILITIES)))
@@ -97,6 +108,37 @@ class WmtsSourceTest {
                 .hasMessageContaining("no such layer; it has [radar]");
         assertThatThrownBy(() -> source(null, null, null).tileSource(bytes("<html><body>nope</body></html>")))
                 .hasMessageContaining("is not WMTS 1.0 capabilities");
+    }
+
+    /**
+     * A WMTS without RESTful templates (as a GeoServer's or MapCache's KVP endpoint may be): its GetTile address
+     * (the KVP one of two) with WMTS 1.0.0's GetTile parameters, each percent-encoded, and the layer's dimensions.
+     */
+    @Test
+    void aKvpOnlyWmtsIsReadThroughItsGetTileAddress() throws Exception {
+        String kvp = CAPABILITIES.replaceAll("(?s)<ResourceURL.*?/>", "").replace("<Contents>", """
+                <ows:OperationsMetadata>
+                  <ows:Operation name="GetCapabilities"><ows:DCP><ows:HTTP>
+                    <ows:Get xlink:href="https://w.example.com/caps?"/></ows:HTTP></ows:DCP></ows:Operation>
+                  <ows:Operation name="GetTile"><ows:DCP><ows:HTTP>
+                    <ows:Get xlink:href="https://w.example.com/rest/"><ows:Constraint name="GetEncoding">
+                      <ows:AllowedValues><ows:Value>RESTful</ows:Value></ows:AllowedValues></ows:Constraint></ows:Get>
+                    <ows:Get xlink:href="https://w.example.com/service?map=radar &amp; more&amp;"><ows:Constraint
+                        name="GetEncoding"><ows:AllowedValues><ows:Value>KVP</ows:Value></ows:AllowedValues>
+                      </ows:Constraint></ows:Get></ows:HTTP></ows:DCP></ows:Operation>
+                </ows:OperationsMetadata>
+                <Contents>""").replace("xmlns:ows=", "xmlns:xlink=\"http://www.w3.org/1999/xlink\" xmlns:ows=");
+
+        TileSourceConfig tiles = source("night", null, null).tileSource(bytes(kvp));
+
+        assertThat(tiles.url(3, 5, 1, 8, new DimensionValues(Map.of("TIME", "2026-11-27T12:00:00Z"))))
+                .isEqualTo("https://w.example.com/service?map=radar & more&SERVICE=WMTS&REQUEST=GetTile&VERSION=1.0.0"
+                        + "&LAYER=radar&STYLE=night&FORMAT=image%2Fjpeg&TILEMATRIXSET=g&TILEMATRIX=three&TILEROW=1"
+                        + "&TILECOL=5&Time=2026-11-27T12:00:00Z&Run=r1");
+        assertThatThrownBy(() -> source(null, "image/png", null).tileSource(bytes(kvp)))
+                .hasMessageContaining("no tile format image/png; its formats [image/jpeg]");
+        assertThatThrownBy(() -> source(null, null, null).tileSource(bytes(kvp.replace("\"GetTile\"", "\"Other\""))))
+                .hasMessageContaining("no RESTful tile template and no KVP GetTile address");
     }
 
     /** A document type declaration, the way to XXE, is refused before any entity is read. */

@@ -1,0 +1,162 @@
+package io.tileseeder.app.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tileseeder.app.Embedded;
+import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobState;
+import io.tileseeder.job.JobStatus;
+import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.Engine;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A WMTS of another maker cascaded: the dev services' MapCache (Debian's mapcache-cgi, caching the dev MapServer's
+ * {@code world} and WMS-T {@code frames} layers), read through its own capabilities. Its tiles are kept byte for byte
+ * (same grid, same format), empty ones skipped; through its RESTful template, and through its KVP GetTile alone when
+ * the capabilities have no template; a TIME dimension of the layer is sent as MapCache's TIME.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class MapCacheWmtsIT {
+
+    private static final int ZOOM = 3;
+    private static final List<String> TIMES = List.of("2026-11-26T12:00:00Z", "2026-11-26T12:05:00Z");
+
+    private static String wmtsUrl;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path root;
+
+    @BeforeAll
+    static void server() {
+        wmtsUrl = System.getenv("SEEDER_WMTS_URL");
+        assertThat(wmtsUrl).as("SEEDER_WMTS_URL (run dev/services up --wms and source .dev/services.env)")
+                .isNotBlank();
+    }
+
+    @Test
+    void itsRestfulTilesAreKeptByteForByte() throws Exception {
+        Path out = seed("world", wmtsUrl + "?SERVICE=WMTS&REQUEST=GetCapabilities", "", Map.of());
+        assertCacheIsMapCaches(out.resolve("cascade/WebMercatorQuad"), "world", null);
+    }
+
+    /** Its capabilities without their ResourceURLs, served as a file: only the KVP GetTile address is left. */
+    @Test
+    void aKvpOnlyWmtsIsCascadedThroughItsGetTileAddressWithEachTime() throws Exception {
+        String capabilities = get(wmtsUrl + "?SERVICE=WMTS&REQUEST=GetCapabilities").body();
+        String kvpOnly = capabilities.replaceAll("(?s)<ResourceURL[^>]*>(</ResourceURL>)?", "");
+        assertThat(kvpOnly).doesNotContain("ResourceURL").contains("<ows:Identifier>TIME</ows:Identifier>");
+        Path site = Files.createDirectories(root.resolve("site"));
+        Files.writeString(site.resolve("capabilities.xml"), kvpOnly);
+        try (StaticWebServer files = StaticWebServer.serve(site, root)) {
+            Path out = seed("frames", files.url() + "/capabilities.xml", """
+                        dimensions:
+                          - name: TIME
+                            values: [%s, %s]
+                            default: %s
+                    """.formatted(TIMES.get(0), TIMES.get(1), TIMES.get(0)),
+                    Map.of("TIME", new ObjectMapper().valueToTree(TIMES)));
+            for (String time : TIMES) {
+                assertCacheIsMapCaches(out.resolve("cascade/WebMercatorQuad/" + time), "frames", time);
+            }
+        }
+    }
+
+    /**
+     * Every tile to {@link #ZOOM}: where MapCache's is empty (fully transparent) none, else MapCache's bytes (which
+     * the seeder's own encoder would not write: MapCache's PNGs are true colour). A time's cache is compared with
+     * MapCache's tiles of that time, which differ where the frames do.
+     */
+    private static void assertCacheIsMapCaches(Path cache, String layer, String time) throws Exception {
+        int stored = 0;
+        for (int z = 0; z <= ZOOM; z++) {
+            for (int x = 0; x < 1 << z; x++) {
+                for (int y = 0; y < 1 << z; y++) {
+                    byte[] theirs = tile(wmtsUrl + "?SERVICE=WMTS&REQUEST=GetTile&VERSION=1.0.0&LAYER=" + layer
+                            + "&STYLE=default&FORMAT=image%2Fpng&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=" + z
+                            + "&TILEROW=" + y + "&TILECOL=" + x + (time == null ? "" : "&TIME=" + time));
+                    Path ours = cache.resolve(z + "/" + x + "/" + y + ".png");
+                    if (transparent(theirs)) {
+                        assertThat(ours).as("%s: empty at MapCache", ours).doesNotExist();
+                    } else {
+                        assertThat(Files.readAllBytes(ours)).as("%s", ours).isEqualTo(theirs);
+                        stored++;
+                    }
+                }
+            }
+        }
+        assertThat(stored).as("tiles compared in " + cache).isPositive();
+    }
+
+    private Path seed(String layer, String capabilities, String dimensions, Map<String, JsonNode> values)
+            throws Exception {
+        Path layers = root.resolve("layers.yaml");
+        Files.writeString(layers, """
+                layers:
+                  - name: cascade
+                    tileMatrixSets: [WebMercatorQuad]
+                    gutter: 0
+                    source:
+                      type: wmts
+                      url: "%s"
+                      layer: %s
+                      timeout: 30s
+                %s""".formatted(capabilities, layer, dimensions));
+        Path out = root.resolve("seeded");
+        try (Engine engine = Embedded.engine(Settings.from(Settings.config(Map.of("seeder.store.path",
+                out.toString(), "seeder.layers.file", layers.toString(), "seeder.workers.threads", "2"))))) {
+            JobStatus job = engine.jobs().submit(new JobRequest("cascade", null, new JobRequest.Zoom(0, ZOOM), null,
+                    null, null, null, null, null, Map.of(), null, null, null, values), null);
+            JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(120)).orElseThrow()
+                    .get(130, TimeUnit.SECONDS);
+            assertThat(done.state()).as(String.valueOf(done.reason())).isEqualTo(JobState.SUCCEEDED);
+        }
+        return out;
+    }
+
+    private static boolean transparent(byte[] png) throws Exception {
+        BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                if (image.getRGB(x, y) >>> 24 != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static HttpResponse<String> get(String url) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(url).isEqualTo(200);
+        return response;
+    }
+
+    private static byte[] tile(String url) throws Exception {
+        HttpResponse<byte[]> response = HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(response.statusCode()).as(url).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).as(url).contains("image/png");
+        return response.body();
+    }
+}

@@ -1,5 +1,6 @@
 package io.tileseeder.layer;
 
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.DimensionValues;
 import java.net.URI;
 import java.time.Duration;
@@ -9,9 +10,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The {@code tile} source: the tiles of an upstream tile server (an XYZ or TMS URL template), in the grid of the layer's
- * own tile matrix set: its level {@code z} covers what the set's matrix {@code z} covers, in tiles of
- * {@code tileSize} pixels. A metatile is drawn from the upstream tiles of the coarsest level at least as fine as it,
+ * The {@code tile} source: the tiles of an upstream tile server (an XYZ or TMS URL template), in the grid of a tile
+ * matrix set ({@code grid}, by default the layer's own): its level {@code z} covers what the set's matrix {@code z}
+ * covers, in tiles of {@code tileSize} pixels. A metatile is drawn from the upstream tiles of the coarsest level at least as fine as it,
  * within {@code minZoom..maxZoom} (past {@code maxZoom}, the deepest level's tiles are enlarged: overzoom).
  *
  * @param template      the tile URL, with {@code {z}}, {@code {x}} and {@code {y}} (row 0 at the top) or
@@ -24,10 +25,13 @@ import java.util.regex.Pattern;
  * @param resampling    how upstream pixels are drawn at another resolution than their own
  * @param matrixIds     for a WMTS's template ({@code {TileMatrix}}, {@code {TileRow}}, {@code {TileCol}}): the
  *                      identifier of its tile matrix at each level; empty for a template of levels
+ * @param grid          the upstream's tile matrix set, when it is not the layer's: its tiles are resampled, and
+ *                      warped from another CRS; null for the layer's own
  */
 public record TileSourceConfig(String template, int tileSize, int minZoom, int maxZoom, Set<Integer> emptyStatuses,
                                Resampling resampling, Duration connectTimeout, Duration timeout, int retries,
-                               Duration retryDelay, Map<Integer, String> matrixIds) implements SourceConfig, HttpSource {
+                               Duration retryDelay, Map<Integer, String> matrixIds, TileMatrixSet grid)
+        implements SourceConfig, HttpSource {
 
     /** How upstream pixels are drawn at another resolution (Java2D's interpolation). */
     public enum Resampling {
@@ -44,12 +48,12 @@ public record TileSourceConfig(String template, int tileSize, int minZoom, int m
         matrixIds = Map.copyOf(matrixIds);
     }
 
-    /** A tile server's source: its template names levels ({@code {z}}). */
+    /** A tile server's source in the layer's own grid: its template names levels ({@code {z}}). */
     public TileSourceConfig(String template, int tileSize, int minZoom, int maxZoom, Set<Integer> emptyStatuses,
                             Resampling resampling, Duration connectTimeout, Duration timeout, int retries,
                             Duration retryDelay) {
         this(template, tileSize, minZoom, maxZoom, emptyStatuses, resampling, connectTimeout, timeout, retries,
-                retryDelay, Map.of());
+                retryDelay, Map.of(), null);
     }
 
     /** The host and port of the template's URLs, its variables left out (a dimension's value may hold anything). */

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -20,6 +21,8 @@ import java.util.Set;
  *   url: https://tiles.example.com/{z}/{x}/{y}.png   # required; {z}, {x}, and {y} or {-y} (TMS), or {quadkey}
  *   tileSize: 256                        # the upstream's tiles, pixels a side: 64..2048
  *   zoom: {min: 0, max: 18}              # the upstream's levels; deeper metatiles enlarge its deepest (overzoom)
+ *   tileMatrixSet: WebMercatorQuad       # the upstream's grid; default: the layer's own (resampled, and warped from
+ *                                        # another CRS, when it is not)
  *   emptyStatuses: [204, 404]            # answers that mean "no tile here": transparent, not a failure
  *   resampling: bilinear                 # or nearest: upstream pixels drawn at another resolution
  *   connectTimeout: 5s
@@ -50,9 +53,8 @@ final class TileSourceFile {
         others.put("maxSize", raw.maxSize());
         others.put("layer", raw.layer());
         others.put("style", raw.style());
-        others.put("tileMatrixSet", raw.tileMatrixSet());
         others.forEach((key, value) -> check(value == null, at, key + ": another source's key; a tile "
-                + "source takes url, tileSize, zoom, emptyStatuses, resampling, timeouts and retries"));
+                + "source takes url, tileSize, zoom, tileMatrixSet, emptyStatuses, resampling, timeouts and retries"));
         check(raw.url() != null && !raw.url().isBlank(), at, "url: required, the upstream's tile URL template, e.g. "
                 + "https://tiles.example.com/{z}/{x}/{y}.png");
         String template = raw.url().strip();
@@ -79,9 +81,13 @@ final class TileSourceFile {
         int maxZoom = raw.zoom() == null || raw.zoom().max() == null ? 18 : raw.zoom().max();
         check(minZoom >= 0 && minZoom <= maxZoom && maxZoom <= TileMatrixSet.MAX_ZOOM, at, "zoom: need 0 <= min <= "
                 + "max <= " + TileMatrixSet.MAX_ZOOM + ", got " + minZoom + ".." + maxZoom);
+        TileMatrixSet grid = raw.tileMatrixSet() == null ? null : TileMatrixSet.byId(raw.tileMatrixSet())
+                .orElseThrow(() -> new LayerConfigException(at + ".tileMatrixSet: unknown '" + raw.tileMatrixSet()
+                        + "'; the upstream's grid is a well-known set (WebMercatorQuad, WorldCRS84Quad, ...) or one "
+                        + "of tileMatrixSetFiles"));
         Calls calls = calls(raw, at);
         return new TileSourceConfig(template, tileSize, minZoom, maxZoom, calls.empty(), calls.resampling(),
-                calls.connectTimeout(), calls.timeout(), calls.retries(), calls.retryDelay());
+                calls.connectTimeout(), calls.timeout(), calls.retries(), calls.retryDelay(), Map.of(), grid);
     }
 
     /**

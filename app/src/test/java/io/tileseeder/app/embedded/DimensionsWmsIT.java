@@ -187,6 +187,15 @@ class DimensionsWmsIT {
         assertMatchesTheServer(night, "styled", Map.of("STYLES", "night"));
         assertThat(Files.readAllBytes(day.resolve("3/4/2.png"))).as("land over Europe, drawn in two styles")
                 .isNotEqualTo(Files.readAllBytes(night.resolve("3/4/2.png")));
+        // STYLES is the WMTS layer's styles: GDAL reads the default one, and the other when named.
+        Path capabilities = root.resolve("styled/WebMercatorQuad/WMTSCapabilities-png.xml");
+        assertThat(Files.readString(capabilities)).contains(
+                "<Style isDefault=\"true\"><ows:Identifier>day</ows:Identifier></Style>",
+                "<Style isDefault=\"false\"><ows:Identifier>night</ows:Identifier></Style>",
+                "styled/WebMercatorQuad/{Style}/{TileMatrix}/{TileCol}/{TileRow}.png").doesNotContain("<Dimension>");
+        GdalWmts.assertReadsTheStoredTiles(root, capabilities.toString(), TileMatrixSet.WEB_MERCATOR_QUAD, ZOOM, day);
+        GdalWmts.assertReadsTheStoredTiles(root, capabilities + ",style=night", TileMatrixSet.WEB_MERCATOR_QUAD,
+                ZOOM, night);
     }
 
     private Engine engine() {

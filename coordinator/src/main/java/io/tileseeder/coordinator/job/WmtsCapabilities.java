@@ -33,6 +33,9 @@ public final class WmtsCapabilities {
 
     private static final double PIXEL_METRES = 0.00028;
 
+    /** The WMS parameter a layer's styles are a dimension of, listed as the WMTS layer's {@code Style}s. */
+    private static final String STYLES = "STYLES";
+
     private WmtsCapabilities() {
     }
 
@@ -49,7 +52,9 @@ public final class WmtsCapabilities {
      * The document of a layer's caches in one set and format. A layer with dimensions gets a {@code Dimension} each,
      * listing the values of its caches (its default first named as {@code Default}: the declared one, else the
      * first value), and its template a variable per dimension where the value's folder is
-     * ({@code …/{TIME}/{TileMatrix}/…}).
+     * ({@code …/{TIME}/{TileMatrix}/…}). A {@code STYLES} dimension is the layer's WMTS styles instead: a
+     * {@code Style} per value held, the default one {@code isDefault}, and {@code {Style}} in the template, as a
+     * WMTS client chooses a style.
      *
      * @param base   the store's public URL ({@link io.tileseeder.port.TileStore#publicUrl})
      * @param values the values of each of the layer's dimensions that its caches hold, in the layer's order
@@ -93,19 +98,32 @@ public final class WmtsCapabilities {
                     .append("</ows:UpperCorner>\n");
             xml.append("      </ows:BoundingBox>\n");
         }
-        xml.append("      <Style isDefault=\"true\"><ows:Identifier>default</ows:Identifier></Style>\n");
+        Dimension styles = layer.dimensions().stream().filter(d -> d.name().equalsIgnoreCase(STYLES)).findFirst()
+                .orElse(null);
+        String styleDefault = styles == null ? null : fallback(styles, held(styles, values));
+        if (styleDefault == null) {
+            xml.append("      <Style isDefault=\"true\"><ows:Identifier>default</ows:Identifier></Style>\n");
+        } else {
+            for (String value : listed(held(styles, values), styleDefault)) {
+                xml.append("      <Style isDefault=\"").append(value.equals(styleDefault)).append("\"><ows:Identifier>")
+                        .append(escape(value)).append("</ows:Identifier></Style>\n");
+            }
+        }
         xml.append("      <Format>").append(format.contentType()).append("</Format>\n");
         StringBuilder cache = new StringBuilder(layer.name()).append('/').append(tms.id());
         for (Dimension dimension : layer.dimensions()) {
-            Collection<String> held = values.containsKey(dimension.name()) ? values.get(dimension.name()) : List.of();
+            if (dimension == styles) {
+                cache.append("/{Style}");
+                continue;
+            }
+            Collection<String> held = held(dimension, values);
             xml.append("      <Dimension>\n");
             xml.append("        <ows:Identifier>").append(escape(dimension.name())).append("</ows:Identifier>\n");
-            String fallback = dimension.defaultValue() != null ? dimension.defaultValue()
-                    : held.stream().findFirst().orElse(null);
+            String fallback = fallback(dimension, held);
             if (fallback != null) {
                 xml.append("        <Default>").append(escape(fallback)).append("</Default>\n");
             }
-            for (String value : held.isEmpty() && fallback != null ? List.of(fallback) : held) {
+            for (String value : listed(held, fallback)) {
                 xml.append("        <Value>").append(escape(value)).append("</Value>\n");
             }
             xml.append("      </Dimension>\n");
@@ -143,6 +161,20 @@ public final class WmtsCapabilities {
     }
 
     /** A point in the CRS's axis order. */
+    private static Collection<String> held(Dimension dimension, Map<String, ? extends Collection<String>> values) {
+        return values.containsKey(dimension.name()) ? values.get(dimension.name()) : List.of();
+    }
+
+    /** A dimension's {@code Default}: the declared one, else the first value held; null when there is neither. */
+    private static String fallback(Dimension dimension, Collection<String> held) {
+        return dimension.defaultValue() != null ? dimension.defaultValue() : held.stream().findFirst().orElse(null);
+    }
+
+    /** The values listed: those held, or the default alone while none is. */
+    private static Collection<String> listed(Collection<String> held, String fallback) {
+        return held.isEmpty() && fallback != null ? List.of(fallback) : held;
+    }
+
     private static String corner(Crs crs, double easting, double northing) {
         return crs.northingFirst() ? number(northing) + " " + number(easting) : number(easting) + " " + number(northing);
     }

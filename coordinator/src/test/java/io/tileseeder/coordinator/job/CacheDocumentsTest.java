@@ -10,6 +10,7 @@ import io.tileseeder.grid.Crs;
 import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.Dimension;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
@@ -65,6 +66,37 @@ class CacheDocumentsTest {
         assertThat(text(z14, WMTS, "MatrixWidth")).isEqualTo("16384");
         assertThat(Double.parseDouble(text(z14, WMTS, "ScaleDenominator"))).isCloseTo(34123.67334161,
                 org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    /**
+     * A layer's dimensions: a {@code Dimension} each with the values held and its default, but STYLES, which is the
+     * layer's {@code Style}s; the template names each where its folder is, in the order declared.
+     */
+    @Test
+    void wmtsCapabilitiesListTheValuesHeldAndStylesAsStyles() throws Exception {
+        LayerInfo layer = new LayerInfo("radar", "Radar", "", 0, 2, Set.of(TileMatrixSet.WEB_MERCATOR_QUAD),
+                Set.of(TileFormat.PNG), MetatileSize.DEFAULT, new MetatileSize(16, 16), Map.of(), "c0ffee",
+                List.of(Dimension.declare("STYLES", Dimension.Kind.TEXT, List.of("day", "night"), null, "night"),
+                        Dimension.declare("TIME", Dimension.Kind.TIME, List.of(), null, null)));
+        Document doc = parse(WmtsCapabilities.document(layer, TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
+                "https://t.example.com", Map.of("STYLES", List.of("day", "night"), "TIME",
+                        List.of("2026-11-26T12:00:00Z", "2026-11-26T12:05:00Z"))));
+
+        NodeList styles = doc.getElementsByTagNameNS(WMTS, "Style");
+        assertThat(styles.getLength()).isEqualTo(2);
+        assertThat(text((Element) styles.item(0), OWS, "Identifier")).isEqualTo("day");
+        assertThat(((Element) styles.item(0)).getAttribute("isDefault")).isEqualTo("false");
+        assertThat(text((Element) styles.item(1), OWS, "Identifier")).isEqualTo("night");
+        assertThat(((Element) styles.item(1)).getAttribute("isDefault")).isEqualTo("true");
+        NodeList dimensions = doc.getElementsByTagNameNS(WMTS, "Dimension");
+        assertThat(dimensions.getLength()).isEqualTo(1);
+        Element time = (Element) dimensions.item(0);
+        assertThat(text(time, OWS, "Identifier")).isEqualTo("TIME");
+        assertThat(text(time, WMTS, "Default")).isEqualTo("2026-11-26T12:00:00Z");
+        assertThat(time.getElementsByTagNameNS(WMTS, "Value").getLength()).isEqualTo(2);
+        assertThat(((Element) doc.getElementsByTagNameNS(WMTS, "ResourceURL").item(0)).getAttribute("template"))
+                .isEqualTo("https://t.example.com/radar/WebMercatorQuad/{Style}/{TIME}/{TileMatrix}/{TileCol}/"
+                        + "{TileRow}.png");
     }
 
     /** A layer whose zoom range goes past the set's last matrix lists the set's matrices, and no more. */

@@ -3,6 +3,7 @@ package io.tileseeder.layer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.DimensionValues;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,6 +42,7 @@ class TileSourceFileTest {
         assertThat(minimal.resampling()).isEqualTo(TileSourceConfig.Resampling.BILINEAR);
         assertThat(minimal.retries()).isEqualTo(3);
         assertThat(minimal.upstream()).isEqualTo("tiles.example.com:443");
+        assertThat(minimal.grid()).as("the layer's own").isNull();
 
         TileSourceConfig all = source(MINIMAL + """
                   tileSize: 512
@@ -51,8 +53,10 @@ class TileSourceFileTest {
                   timeout: 20s
                   retries: 1
                   retryDelay: 100ms
+                  tileMatrixSet: WebMercatorQuad
             """);
         assertThat(all.tileSize()).isEqualTo(512);
+        assertThat(all.grid()).isEqualTo(TileMatrixSet.WEB_MERCATOR_QUAD);
         assertThat(all.minZoom()).isEqualTo(2);
         assertThat(all.maxZoom()).isEqualTo(14);
         assertThat(all.emptyStatuses()).isEqualTo(Set.of(404, 410));
@@ -96,6 +100,8 @@ class TileSourceFileTest {
                         "'cubic' is not nearest or bilinear"),
                 Arguments.of("a wms key", MINIMAL + "      layers: [a]\n", "source.layers",
                         "another source's key"),
+                Arguments.of("an unknown grid", MINIMAL + "      tileMatrixSet: GoogleMaps\n", "source.tileMatrixSet",
+                        "unknown 'GoogleMaps'"),
                 Arguments.of("a dimension the url does not name", MINIMAL + "    dimensions:\n"
                         + "      - {name: TIME}\n", "source.url", "names no {TIME}"),
                 Arguments.of("a style", MINIMAL + "    style: [{fill: \"#000000\"}]\n", "style",

@@ -104,7 +104,7 @@ fastcgi.server = ("$WMS_PATH" => ("mapserv" => (
 )))
 EOF
   # MapCache: the WMS's world and frames (WMS-T) layers as tilesets of those names, in WebMercatorQuad (MapCache's
-  # GoogleMapsCompatible), one GetMap per tile (metatile 1 1, no buffer), so its tiles are the WMS's own; cached in
+  # GoogleMapsCompatible) and EPSG:4326 (its WGS84, WorldCRS84Quad's grid), one GetMap per tile (metatile 1 1, no buffer), so its tiles are the WMS's own; cached in
   # a folder emptied on every start. Its WMTS answers RESTful and KVP requests.
   rm -rf "$dir/mapcache"
   mkdir -p "$dir/mapcache"
@@ -144,6 +144,7 @@ mapcache_tileset() {
     <source>$1</source>
     <cache>disk</cache>
     <grid>GoogleMapsCompatible</grid>
+    <grid>WGS84</grid>
     <format>PNG</format>
     <metatile>1 1</metatile>
     <metabuffer>0</metabuffer>

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A WMTS of another maker cascaded: the dev services' MapCache (Debian's mapcache-cgi, caching the dev MapServer's
  * {@code world} and WMS-T {@code frames} layers), read through its own capabilities. Its tiles are kept byte for byte
  * (same grid, same format), empty ones skipped; through its RESTful template, and through its KVP GetTile alone when
- * the capabilities have no template; a TIME dimension of the layer is sent as MapCache's TIME.
+ * the capabilities have no template; a TIME dimension of the layer is sent as MapCache's TIME; its EPSG:4326 set is
+ * warped into Web Mercator.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class MapCacheWmtsIT {
@@ -57,6 +58,43 @@ class MapCacheWmtsIT {
     void itsRestfulTilesAreKeptByteForByte() throws Exception {
         Path out = seed("world", wmtsUrl + "?SERVICE=WMTS&REQUEST=GetCapabilities", "", Map.of());
         assertCacheIsMapCaches(out.resolve("cascade/WebMercatorQuad"), "world", null);
+    }
+
+    /**
+     * Its EPSG:4326 set (MapCache's WGS84) into WebMercatorQuad, warped: against MapCache's own Web Mercator tiles
+     * (the WMS's drawing in that CRS), z0-3, the mean difference per channel stays under 4 of 255.
+     */
+    @Test
+    void itsSetInAnotherCrsIsWarped() throws Exception {
+        Path out = seed("world", wmtsUrl + "?SERVICE=WMTS&REQUEST=GetCapabilities", "", Map.of(), "WGS84");
+        long difference = 0;
+        long samples = 0;
+        for (int z = 0; z <= ZOOM; z++) {
+            for (int x = 0; x < 1 << z; x++) {
+                for (int y = 0; y < 1 << z; y++) {
+                    BufferedImage theirs = ImageIO.read(new ByteArrayInputStream(tile(wmtsUrl + "?SERVICE=WMTS"
+                            + "&REQUEST=GetTile&VERSION=1.0.0&LAYER=world&STYLE=default&FORMAT=image%2Fpng"
+                            + "&TILEMATRIXSET=GoogleMapsCompatible&TILEMATRIX=" + z + "&TILEROW=" + y + "&TILECOL="
+                            + x)));
+                    Path file = out.resolve("cascade/WebMercatorQuad/" + z + "/" + x + "/" + y + ".png");
+                    BufferedImage ours = Files.exists(file) ? ImageIO.read(file.toFile()) : null;
+                    for (int py = 0; py < 256; py++) {
+                        for (int px = 0; px < 256; px++) {
+                            int expected = theirs.getRGB(px, py);
+                            int got = ours == null ? 0 : ours.getRGB(px, py);
+                            for (int shift = 0; shift < 32; shift += 8) {
+                                difference += Math.abs((got >>> shift & 0xff) - (expected >>> shift & 0xff));
+                                samples++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        double mean = (double) difference / samples;
+        System.out.printf("MapCache's WGS84 warped into WebMercatorQuad z0-%d: mean difference %.2f of 255%n", ZOOM,
+                mean);
+        assertThat(mean).isLessThan(4);
     }
 
     /** Its capabilities without their ResourceURLs, served as a file: only the KVP GetTile address is left. */
@@ -109,6 +147,11 @@ class MapCacheWmtsIT {
 
     private Path seed(String layer, String capabilities, String dimensions, Map<String, JsonNode> values)
             throws Exception {
+        return seed(layer, capabilities, dimensions, values, "GoogleMapsCompatible");
+    }
+
+    private Path seed(String layer, String capabilities, String dimensions, Map<String, JsonNode> values,
+                      String theirSet) throws Exception {
         Path layers = root.resolve("layers.yaml");
         Files.writeString(layers, """
                 layers:
@@ -119,8 +162,9 @@ class MapCacheWmtsIT {
                       type: wmts
                       url: "%s"
                       layer: %s
+                      tileMatrixSet: %s
                       timeout: 30s
-                %s""".formatted(capabilities, layer, dimensions));
+                %s""".formatted(capabilities, layer, theirSet, dimensions));
         Path out = root.resolve("seeded");
         try (Engine engine = Embedded.engine(Settings.from(Settings.config(Map.of("seeder.store.path",
                 out.toString(), "seeder.layers.file", layers.toString(), "seeder.workers.threads", "2"))))) {

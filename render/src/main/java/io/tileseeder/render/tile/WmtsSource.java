@@ -17,6 +17,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,10 +34,11 @@ import org.xml.sax.SAXException;
 /**
  * A {@code wmts} layer's metatiles: the WMTS's capabilities are read when the layer is first drawn (and again after a
  * failure), its layer's RESTful tile template (or, when it has none, its KVP GetTile address with the parameters of a
- * GetTile) and its tile matrix set matched to the layer's own set, level by level
- * (the same CRS, cell size within 1e-6 and top-left corner within a cell's millionth); then it is drawn as a
- * {@link TileSource} of that template, over the levels from the first matched to the last one matched without a
- * gap. A template's {@code {Style}} is the chosen one, or, when none is chosen and the layer has a {@code STYLES}
+ * GetTile) and its tile matrix set matched to the layer's own set, level by level (the same CRS, cell size within 1e-6
+ * and top-left corner within a cell's millionth); then it is drawn as a {@link TileSource} of that template, over the
+ * levels from the first matched to the last one matched without a gap. A set in another CRS (chosen, or the first
+ * the layer links when none matches) is a grid of its own, all its matrices levels, from which the tile source warps.
+ * A template's {@code {Style}} is the chosen one, or, when none is chosen and the layer has a {@code STYLES}
  * dimension, that dimension's value; {@code {TileMatrixSet}} the chosen set; a dimension of the WMTS layer is the
  * layer's dimension of that name (in any case) when it has one, else the WMTS's default value.
  */
@@ -150,15 +152,22 @@ public final class WmtsSource implements MetatileSource {
         for (Map.Entry<String, String> constant : constants.entrySet()) {
             template = template.replace("{" + constant.getKey() + "}", DimensionValues.folder(constant.getValue()));
         }
-        Map<Integer, String> ids = new HashMap<>();
-        int tileSize = levels(contents, setId, ids, where);
-        int min = ids.keySet().stream().min(Integer::compare).orElseThrow();
+        Levels levels = levels(contents, setId, where);
+        int min = levels.ids().keySet().stream().min(Integer::compare).orElseThrow();
         int max = min;
-        while (ids.containsKey(max + 1)) {
+        while (levels.ids().containsKey(max + 1)) {
             max++;
         }
-        return new TileSourceConfig(template, tileSize, min, max, config.emptyStatuses(), config.resampling(),
-                config.connectTimeout(), config.timeout(), config.retries(), config.retryDelay(), ids, null);
+        return new TileSourceConfig(template, levels.tileSize(), min, max, config.emptyStatuses(),
+                config.resampling(), config.connectTimeout(), config.timeout(), config.retries(), config.retryDelay(),
+                levels.ids(), levels.grid());
+    }
+
+    /**
+     * A WMTS set's matrices as levels: the identifier of its matrix at each level, their tile size, and the set as a
+     * grid of its own when it is in another CRS than the layer's (null when its levels are the layer's set's).
+     */
+    private record Levels(Map<Integer, String> ids, int tileSize, TileMatrixSet grid) {
     }
 
     /** The configured format, else the first PNG, else the first: it must be one of {@code formats}. */
@@ -178,8 +187,9 @@ public final class WmtsSource implements MetatileSource {
      * allowing the KVP encoding, or not saying), and the parameters of WMTS 1.0.0's table 18, each value
      * percent-encoded; a dimension of the layer is one more parameter of its name, filled in as the RESTful
      * template's {@code {Dimension}} is.
+     *
+     * @param style the STYLE parameter's value, percent-encoded, or a template variable
      */
-    /** @param style the STYLE parameter's value, percent-encoded, or a template variable */
     private String kvp(Element root, String format, String style, String setId, String where) throws IOException {
         String address = null;
         Element operations = first(root, OWS, "OperationsMetadata");
@@ -236,7 +246,10 @@ public final class WmtsSource implements MetatileSource {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    /** The configured set, or the first of the layer's whose matrices match the layer's own set at some level. */
+    /**
+     * The configured set, else the first of the layer's whose matrices match the layer's own set at some level, else
+     * the first in a CRS this product reads (then warped).
+     */
     private String matchingSet(Element contents, Element layer, String where) throws IOException {
         List<String> linked = new ArrayList<>();
         for (Element link : children(layer, WMTS, "TileMatrixSetLink")) {
@@ -248,55 +261,113 @@ public final class WmtsSource implements MetatileSource {
             }
             return config.tileMatrixSet();
         }
+        String foreign = null;
         for (String id : linked) {
             try {
-                levels(contents, id, new HashMap<>(), where);
-                return id;
+                if (levels(contents, id, where).grid() == null) {
+                    return id;
+                }
+                foreign = foreign == null ? id : foreign;
             } catch (IOException notThisOne) {
                 // try the next set
             }
         }
+        if (foreign != null) {
+            return foreign;
+        }
         throw new IOException(where + ": none of its tile matrix sets " + linked + " has a matrix of " + tms.id()
-                + " (the same CRS, cell size and top-left corner)");
+                + " (the same CRS, cell size and top-left corner) or is in a CRS this product reads");
     }
 
     /**
-     * Fills {@code ids} with the set's matrix identifier for each level of {@link #tms} it has a matrix of; returns
-     * their tile size.
+     * The set's levels: in the layer's CRS, its matrices that are matrices of {@link #tms} (the same cell size and
+     * top-left corner); in another, all its matrices, as a grid of its own.
      */
-    private int levels(Element contents, String setId, Map<Integer, String> ids, String where) throws IOException {
+    private Levels levels(Element contents, String setId, String where) throws IOException {
         Element set = children(contents, WMTS, "TileMatrixSet").stream()
                 .filter(candidate -> setId.equals(text(candidate, OWS, "Identifier"))).findFirst()
                 .orElseThrow(() -> new IOException(where + ": its tile matrix set " + setId + " is not defined"));
-        String crs = text(set, OWS, "SupportedCRS");
-        Crs own = tms.referenceSystem();
-        if (crs == null || !sameCrs(crs, tms.crs())) {
-            throw new IOException(where + ": tile matrix set " + setId + " is in " + crs + ", not " + tms.crs());
+        String name = text(set, OWS, "SupportedCRS");
+        if (name == null) {
+            throw new IOException(where + ": tile matrix set " + setId + " names no SupportedCRS");
         }
-        Integer size = null;
+        boolean same = sameCrs(name, tms.crs());
+        Crs crs = same ? tms.referenceSystem() : crs(name, where + ", tile matrix set " + setId);
+        List<TileMatrix> matrices = new ArrayList<>();
         for (Element matrix : children(set, WMTS, "TileMatrix")) {
-            double cell = Double.parseDouble(text(matrix, WMTS, "ScaleDenominator")) * PIXEL_METRES
-                    / own.metresPerUnit();
-            String[] corner = text(matrix, WMTS, "TopLeftCorner").trim().split("\\s+");
-            double first = Double.parseDouble(corner[0]);
-            double second = Double.parseDouble(corner[1]);
-            double left = own.northingFirst() ? second : first;
-            double top = own.northingFirst() ? first : second;
-            int tileSize = Integer.parseInt(text(matrix, WMTS, "TileWidth").trim());
-            for (int z = 0; z <= tms.maxZoom(); z++) {
-                TileMatrix ours = tms.matrix(z);
-                double span = ours.tileSpanX();
-                if (Math.abs(cell * tileSize - span) <= span * 1e-6 && Math.abs(left - ours.left()) <= span * 1e-6
-                        && Math.abs(top - ours.top()) <= span * 1e-6) {
-                    ids.put(z, text(matrix, OWS, "Identifier"));
-                    size = tileSize;
-                }
+            String at = where + ", tile matrix set " + setId + ", matrix " + text(matrix, OWS, "Identifier");
+            try {
+                double cell = Double.parseDouble(text(matrix, WMTS, "ScaleDenominator")) * PIXEL_METRES
+                        / crs.metresPerUnit();
+                String[] corner = text(matrix, WMTS, "TopLeftCorner").trim().split("\\s+");
+                double first = Double.parseDouble(corner[0]);
+                double second = Double.parseDouble(corner[1]);
+                matrices.add(new TileMatrix(text(matrix, OWS, "Identifier"), cell,
+                        crs.northingFirst() ? second : first, crs.northingFirst() ? first : second,
+                        Integer.parseInt(text(matrix, WMTS, "TileWidth").trim()),
+                        Integer.parseInt(text(matrix, WMTS, "TileHeight").trim()),
+                        Integer.parseInt(text(matrix, WMTS, "MatrixWidth").trim()),
+                        Integer.parseInt(text(matrix, WMTS, "MatrixHeight").trim())));
+            } catch (RuntimeException e) {
+                throw new IOException(at + ": not a tile matrix this reader takes (" + e.getMessage() + ")", e);
             }
         }
-        if (size == null) {
-            throw new IOException(where + ": tile matrix set " + setId + " has no matrix of " + tms.id());
+        Map<Integer, String> ids = new HashMap<>();
+        Integer size = null;
+        if (same) {
+            for (TileMatrix theirs : matrices) {
+                for (int z = 0; z <= tms.maxZoom(); z++) {
+                    TileMatrix ours = tms.matrix(z);
+                    double span = ours.tileSpanX();
+                    if (Math.abs(theirs.tileSpanX() - span) <= span * 1e-6
+                            && Math.abs(theirs.left() - ours.left()) <= span * 1e-6
+                            && Math.abs(theirs.top() - ours.top()) <= span * 1e-6) {
+                        ids.put(z, theirs.id());
+                        size = theirs.tileWidth();
+                    }
+                }
+            }
+            if (size == null) {
+                throw new IOException(where + ": tile matrix set " + setId + " has no matrix of " + tms.id());
+            }
+            return new Levels(ids, size, null);
         }
-        return size;
+        matrices.sort(Comparator.comparingDouble(TileMatrix::cellSize).reversed());
+        for (int level = 0; level < matrices.size(); level++) {
+            TileMatrix matrix = matrices.get(level);
+            ids.put(level, matrix.id());
+            if (size != null && size != matrix.tileWidth()) {
+                throw new IOException(where + ": tile matrix set " + setId + " has tiles of " + size + " and "
+                        + matrix.tileWidth() + " px; a set in another CRS is read with one tile size");
+            }
+            size = matrix.tileWidth();
+        }
+        try {
+            return new Levels(ids, size == null ? 0 : size,
+                    TileMatrixSet.of(setId.replaceAll("[^A-Za-z0-9_.-]", "_"), crs, matrices));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A WMTS's CRS, with the EPSG registry's axis order as WMTS 1.0.0 takes it for {@code TopLeftCorner}: latitude
+     * first for a geographic CRS, and for a projected one what the OGC registry's sets in that CRS say (easting first
+     * otherwise).
+     */
+    private static Crs crs(String name, String where) throws IOException {
+        try {
+            Crs probe = Crs.of(name, false);
+            if (probe.equals(Crs.CRS84)) {
+                return probe;
+            }
+            boolean northingFirst = probe.proj4().contains("+proj=longlat") || TileMatrixSet.wellKnown().stream()
+                    .map(TileMatrixSet::referenceSystem)
+                    .anyMatch(known -> known.code().equals(probe.code()) && known.northingFirst());
+            return Crs.of(name, northingFirst);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(where + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code urn:ogc:def:crs:EPSG::3857}, {@code EPSG:3857} and the OGC URI of one CRS are the same. */

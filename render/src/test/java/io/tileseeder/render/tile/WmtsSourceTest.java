@@ -3,6 +3,7 @@ package io.tileseeder.render.tile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Dimension;
 import io.tileseeder.job.DimensionValues;
@@ -82,6 +83,25 @@ class WmtsSourceTest {
                 .isEqualTo("https://w.example.com/j/night/2026-11-26/r1/g/two/3/0.jpg");
     }
 
+    /**
+     * A set in another CRS is a grid of its own, read in the EPSG axis order (latitude first for EPSG:4326): all its
+     * matrices are levels, and the tile source warps from it.
+     */
+    @Test
+    void aSetInAnotherCrsIsAGridOfItsOwn() throws Exception {
+        TileSourceConfig tiles = source(null, null, "other").tileSource(bytes(CAPABILITIES));
+        assertThat(tiles.grid()).isNotNull();
+        assertThat(tiles.grid().referenceSystem().code()).isEqualTo("EPSG:4326");
+        TileMatrix level0 = tiles.grid().matrix(0);
+        assertThat(level0.left()).isEqualTo(-180);
+        assertThat(level0.top()).isEqualTo(90);
+        assertThat(level0.tileSpanX()).isCloseTo(180, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(tiles.minZoom()).isZero();
+        assertThat(tiles.maxZoom()).isZero();
+        assertThat(tiles.url(0, 1, 0, 1, new DimensionValues(Map.of("TIME", "2026-11-27"))))
+                .isEqualTo("https://w.example.com/p/default/2026-11-27/r1/other/0/0/1.png");
+    }
+
     /** A layer with a STYLES dimension and no style chosen: the job's style is the template's {@code {Style}}. */
     @Test
     void aStylesDimensionIsTheWmtsStyle() throws Exception {
@@ -99,8 +119,9 @@ class WmtsSourceTest {
                 .hasMessageContaining("no style dusk; it has [default, night]");
         assertThatThrownBy(() -> source(null, "image/webp", null).tileSource(bytes(CAPABILITIES)))
                 .hasMessageContaining("no tile format image/webp; its formats [image/jpeg, image/png]");
-        assertThatThrownBy(() -> source(null, null, "other").tileSource(bytes(CAPABILITIES)))
-                .hasMessageContaining("tile matrix set other is in urn:ogc:def:crs:EPSG::4326, not EPSG:3857");
+        assertThatThrownBy(() -> source(null, null, "other").tileSource(bytes(CAPABILITIES.replace(
+                "urn:ogc:def:crs:EPSG::4326", "urn:ogc:def:crs:EPSG::999999"))))
+                .hasMessageContaining("tile matrix set other: EPSG:999999 is not a CRS of the EPSG registry");
         assertThatThrownBy(() -> source(null, null, "nine").tileSource(bytes(CAPABILITIES)))
                 .hasMessageContaining("no tile matrix set nine; it has [other, g]");
         assertThatThrownBy(() -> new WmtsSource(config("sea", null, null, null), TileMatrixSet.WEB_MERCATOR_QUAD,

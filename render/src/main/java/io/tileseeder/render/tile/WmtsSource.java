@@ -36,8 +36,9 @@ import org.xml.sax.SAXException;
  * failure), its layer's RESTful tile template (or, when it has none, its KVP GetTile address with the parameters of a
  * GetTile) and its tile matrix set matched to the layer's own set, level by level (the same CRS, cell size within 1e-6
  * and top-left corner within a cell's millionth); then it is drawn as a {@link TileSource} of that template, over the
- * levels from the first matched to the last one matched without a gap. A set in another CRS (chosen, or the first
- * the layer links when none matches) is a grid of its own, all its matrices levels, from which the tile source warps.
+ * levels from the first matched to the last one matched without a gap. A set with no such matrix (chosen, or the
+ * first the layer links when none matches) is a grid of its own, all its matrices levels, from which the tile source
+ * scales, or warps from another CRS.
  * A template's {@code {Style}} is the chosen one, or, when none is chosen and the layer has a {@code STYLES}
  * dimension, that dimension's value; {@code {TileMatrixSet}} the chosen set; a dimension of the WMTS layer is the
  * layer's dimension of that name (in any case) when it has one, else the WMTS's default value.
@@ -248,7 +249,7 @@ public final class WmtsSource implements MetatileSource {
 
     /**
      * The configured set, else the first of the layer's whose matrices match the layer's own set at some level, else
-     * the first in a CRS this product reads (then warped).
+     * the first that is a grid this product reads (then scaled, or warped from another CRS).
      */
     private String matchingSet(Element contents, Element layer, String where) throws IOException {
         List<String> linked = new ArrayList<>();
@@ -276,12 +277,12 @@ public final class WmtsSource implements MetatileSource {
             return foreign;
         }
         throw new IOException(where + ": none of its tile matrix sets " + linked + " has a matrix of " + tms.id()
-                + " (the same CRS, cell size and top-left corner) or is in a CRS this product reads");
+                + " (the same CRS, cell size and top-left corner) or is a grid this product reads");
     }
 
     /**
-     * The set's levels: in the layer's CRS, its matrices that are matrices of {@link #tms} (the same cell size and
-     * top-left corner); in another, all its matrices, as a grid of its own.
+     * The set's levels: its matrices that are matrices of {@link #tms} (the same CRS, cell size and top-left corner);
+     * when none is, all its matrices, as a grid of its own.
      */
     private Levels levels(Element contents, String setId, String where) throws IOException {
         Element set = children(contents, WMTS, "TileMatrixSet").stream()
@@ -327,10 +328,9 @@ public final class WmtsSource implements MetatileSource {
                     }
                 }
             }
-            if (size == null) {
-                throw new IOException(where + ": tile matrix set " + setId + " has no matrix of " + tms.id());
+            if (size != null) {
+                return new Levels(ids, size, null);
             }
-            return new Levels(ids, size, null);
         }
         matrices.sort(Comparator.comparingDouble(TileMatrix::cellSize).reversed());
         for (int level = 0; level < matrices.size(); level++) {

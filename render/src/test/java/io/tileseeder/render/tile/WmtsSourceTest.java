@@ -102,6 +102,19 @@ class WmtsSourceTest {
                 .isEqualTo("https://w.example.com/p/default/2026-11-27/r1/other/0/0/1.png");
     }
 
+    /** A set in the layer's CRS none of whose matrices is one of the layer's set's is also a grid of its own. */
+    @Test
+    void aSetOfAnotherGridInTheSameCrsIsAGridOfItsOwn() throws Exception {
+        String oddOnly = CAPABILITIES.replaceAll("(?s)<TileMatrix><ows:Identifier>(two|three)</ows:Identifier>.*?"
+                + "</TileMatrix>", "");
+        TileSourceConfig tiles = source(null, null, "g").tileSource(bytes(oddOnly));
+        assertThat(tiles.grid()).isNotNull();
+        assertThat(tiles.grid().referenceSystem()).isEqualTo(TileMatrixSet.WEB_MERCATOR_QUAD.referenceSystem());
+        assertThat(tiles.grid().maxZoom()).isZero();
+        assertThat(tiles.url(0, 0, 0, 1, new DimensionValues(Map.of("TIME", "2026-11-27"))))
+                .isEqualTo("https://w.example.com/p/default/2026-11-27/r1/g/odd/0/0.png");
+    }
+
     /** A layer with a STYLES dimension and no style chosen: the job's style is the template's {@code {Style}}. */
     @Test
     void aStylesDimensionIsTheWmtsStyle() throws Exception {

@@ -223,6 +223,39 @@ async function openServerChecks(context) {
     await page.selectOption('#tms', 'WebMercatorQuad');
   });
 
+  await check('a layer\'s dimension: a form field sent with the job, a refused value named, a preview field', async () => {
+    await page.selectOption('#f-layer', 'styled');
+    await page.locator('#f-dimensions-field').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    const placeholder = await page.getAttribute('#form-dimension-STYLES', 'placeholder');
+    assert(placeholder === 'default: day', `the STYLES field says "${placeholder}"`);
+    await page.fill('#f-zoom-min', '0');
+    await page.fill('#f-zoom-max', '2');
+    await page.fill('#f-bbox', '');
+    await page.fill('#form-dimension-STYLES', 'dark');
+    const [refused] = await Promise.all([page.waitForResponse(isPost, { timeout: UI_TIMEOUT }),
+      page.click('#submit')]);
+    assert(refused.status() === 400, `POST of STYLES dark answered ${refused.status()}, not 400`);
+    await page.locator('.field[data-field="dimensions"] .error', { hasText: 'STYLES \'dark\' is not one of day, night' })
+      .waitFor({ timeout: UI_TIMEOUT });
+    await page.fill('#form-dimension-STYLES', 'night');
+    const [response] = await Promise.all([page.waitForResponse(isPost, { timeout: UI_TIMEOUT }),
+      page.click('#submit')]);
+    const sent = JSON.parse(response.request().postData());
+    assert(sent.dimensions && sent.dimensions.STYLES === 'night', `the job sent ${JSON.stringify(sent.dimensions)}`);
+    assert(response.status() === 202, `POST answered ${response.status()}, not 202`);
+    await waitForState(page, (await response.json()).id, 'SUCCEEDED');
+    const isNightTile = (r) => r.url().includes('/tiles/styled/WebMercatorQuad/') && r.url().endsWith('?STYLES=night')
+      && r.status() === 200 && r.headers()['content-type'] === 'image/png';
+    await page.selectOption('#layer', 'styled');
+    const [shown] = await Promise.all([page.waitForResponse(isNightTile, { timeout: UI_TIMEOUT }),
+      page.fill('#preview-dimension-STYLES', 'night').then(() => page.dispatchEvent('#preview-dimension-STYLES',
+        'change'))]);
+    assert(shown.ok(), `the night tile answered ${shown.status()}`);
+    await page.selectOption('#layer', 'world');
+    await page.selectOption('#f-layer', 'world');
+    assert(!(await page.locator('#f-dimensions-field').isVisible()), 'the world layer shows a dimensions field');
+  });
+
   await check('no JavaScript error on the page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('; '));
   });

@@ -154,7 +154,7 @@ const StoreTiles = L.GridLayer.extend({
     tile.alt = '';
     const controller = new AbortController();
     this.aborts.set(tile, controller);
-    api(`${this.path}/${coords.z}/${coords.x}/${coords.y}.${this.options.extension}`,
+    api(`${this.path}/${coords.z}/${coords.x}/${coords.y}.${this.options.extension}${this.options.query}`,
       { headers: { Accept: 'image/*' }, signal: controller.signal })
       .then(async (response) => {
         if (response.status === 404) return done(null, tile);
@@ -277,6 +277,7 @@ async function showTiles(bounds) {
   showMapMessage('');
   tileLayer = new StoreTiles(`/tiles/${encodeURIComponent(layer.name)}/${encodeURIComponent(tms)}`, {
     extension: EXTENSION_BY_FORMAT[format] || format,
+    query: dimensionQuery(),
     tileSize: grid.tileSize,
     minZoom: 0,
     maxZoom,
@@ -301,7 +302,47 @@ function onPreviewLayerPicked() {
   const layer = currentLayer();
   fillSelect(tmsSelect, layer.tileMatrixSets, tmsSelect.value || 'WebMercatorQuad');
   fillSelect(formatSelect, layer.formats, formatSelect.value || 'png');
+  fillDimensions($('dimensions'), layer, 'preview');
   showTiles();
+}
+
+/**
+ * An input per dimension of the layer, named after it, empty for its default; its allowed values offered when the
+ * layer lists them.
+ */
+function fillDimensions(container, layer, prefix) {
+  container.replaceChildren(...(layer.dimensions || []).map((dimension) => {
+    const input = el('input');
+    input.id = `${prefix}-dimension-${dimension.name}`;
+    input.dataset.dimension = dimension.name;
+    input.autocomplete = 'off';
+    input.placeholder = dimension.default ? `default: ${dimension.default}` : 'required';
+    const label = el('label', null, `${dimension.name} `);
+    label.append(input);
+    if (dimension.values && dimension.values.length) {
+      const list = el('datalist');
+      list.id = `${input.id}-values`;
+      list.append(...dimension.values.map((value) => new Option(value, value)));
+      input.setAttribute('list', list.id);
+      label.append(list);
+    }
+    return label;
+  }));
+}
+
+/** The values typed for dimensions in `container`, by name; the empty ones left out. */
+function dimensionValues(container) {
+  const values = {};
+  for (const input of container.querySelectorAll('input[data-dimension]')) {
+    if (input.value.trim() !== '') values[input.dataset.dimension] = input.value.trim();
+  }
+  return values;
+}
+
+/** The preview's dimension values as the tile endpoint's query ("?TIME=..."), or "" for the defaults. */
+function dimensionQuery() {
+  const query = new URLSearchParams(dimensionValues($('dimensions'))).toString();
+  return query ? `?${query}` : '';
 }
 
 // ---- the job's area: drawn on the map or typed ----
@@ -473,6 +514,8 @@ function onFormLayerPicked() {
   const layer = layers.find((l) => l.name === $('f-layer').value);
   fillSelect($('f-tms'), layer.tileMatrixSets, $('f-tms').value || 'WebMercatorQuad');
   fillSelect($('f-format'), layer.formats, $('f-format').value || 'png');
+  fillDimensions($('f-dimensions'), layer, 'form');
+  $('f-dimensions-field').hidden = !(layer.dimensions || []).length;
   for (const input of [$('f-zoom-min'), $('f-zoom-max')]) {
     input.min = layer.zoom.min;
     input.max = layer.zoom.max;
@@ -543,6 +586,13 @@ function jobRequest() {
   const picked = $('f-coverage').value;
   if (picked === DRAWN || picked === LOADED) request.coverage = coverage;
   else if (picked) request.coverage = picked;
+  const dimensions = Object.entries(dimensionValues($('f-dimensions')));
+  if (dimensions.length) {
+    request.dimensions = Object.fromEntries(dimensions.map(([name, value]) => {
+      const values = value.split(',').map((v) => v.trim()).filter(Boolean);
+      return [name, values.length > 1 ? values : value];
+    }));
+  }
   return request;
 }
 
@@ -732,6 +782,7 @@ async function reload() {
 layerSelect.addEventListener('change', onPreviewLayerPicked);
 tmsSelect.addEventListener('change', () => showTiles());
 formatSelect.addEventListener('change', () => showTiles());
+$('dimensions').addEventListener('change', () => showTiles());
 $('f-layer').addEventListener('change', onFormLayerPicked);
 bboxInput.addEventListener('change', onBboxTyped);
 drawButton.addEventListener('click', () => {

@@ -9,10 +9,12 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.sun.net.httpserver.HttpExchange;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.layer.TileSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.port.DependencyUnavailableException;
 import java.awt.image.BufferedImage;
 import java.awt.image.IndexColorModel;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -26,6 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -380,6 +383,67 @@ class WmsClientTest {
                     .hasMessageNotContaining("tries");
             assertThat(server.requests()).isEqualTo(1);
         }
+    }
+
+    // A tile server's tiles (the tile source).
+
+    @Test
+    void aTileIsDecodedAndKeptAsTheServerAnsweredIt() throws Exception {
+        byte[] body = png(noise(256, 256));
+        try (LoopbackWms server = new LoopbackWms(answer(200, "image/png", body))) {
+            TileSourceConfig tiles = tiles(server.url());
+
+            WmsClient.UpstreamTile tile = client.getTile(tiles, tileUrl(server.url()), 256).orElseThrow();
+
+            assertThat(tile.bytes()).isEqualTo(body);
+            assertThat(tile.image().getWidth()).isEqualTo(256);
+            assertThat(tile.image().getRGB(7, 9)).isEqualTo(ImageIO.read(new ByteArrayInputStream(body))
+                    .getRGB(7, 9));
+        }
+    }
+
+    /** A tile of another size, a proxy's page, a ServiceException: the task fails naming the server and the tile. */
+    @Test
+    void aTileOfAnotherSizeOrNotAnImageFailsNamingTheTileServerAndTheTile() throws Exception {
+        List<byte[]> bodies = List.of(png(128, 128), bytes("<html><body>Bad gateway</body></html>"),
+                bytes(SERVICE_EXCEPTION));
+        List<String> types = List.of("image/png", "text/html", "application/vnd.ogc.se_xml");
+        List<String> what = List.of("an image of 128x128 px instead of 256x256", "instead of an image",
+                "LayerNotDefined");
+        for (int i = 0; i < bodies.size(); i++) {
+            try (LoopbackWms server = new LoopbackWms(answer(200, types.get(i), bodies.get(i)))) {
+                HttpUrl url = tileUrl(server.url());
+                assertThatThrownBy(() -> client.getTile(tiles(server.url()), url, 256))
+                        .isInstanceOf(WmsException.class)
+                        .hasMessageContaining("tile server 127.0.0.1:" + server.url().getPort())
+                        .hasMessageContaining(url.toString())
+                        .hasMessageContaining(what.get(i));
+            }
+        }
+    }
+
+    /** An empty status (404 here) is no tile there, at once; another 4xx is the task's failure. */
+    @Test
+    void anEmptyStatusIsNoTileAndIsNotTriedAgain() throws Exception {
+        try (LoopbackWms server = new LoopbackWms(answer(404, "text/plain", bytes("no tile")))) {
+            assertThat(client.getTile(tiles(server.url()), tileUrl(server.url()), 256)).isEmpty();
+            assertThat(server.requests()).isEqualTo(1);
+        }
+        try (LoopbackWms server = new LoopbackWms(answer(403, "text/plain", bytes("no key")))) {
+            assertThatThrownBy(() -> client.getTile(tiles(server.url()), tileUrl(server.url()), 256))
+                    .isInstanceOf(WmsException.class).hasMessageContaining("403").hasMessageContaining("no key");
+            assertThat(server.requests()).isEqualTo(1);
+        }
+    }
+
+    private static TileSourceConfig tiles(URI server) {
+        return new TileSourceConfig(server + "/{z}/{x}/{y}.png", 256, 0, 18, Set.of(404),
+                TileSourceConfig.Resampling.BILINEAR, Duration.ofSeconds(1), Duration.ofSeconds(1), 2,
+                Duration.ofMillis(10));
+    }
+
+    private static HttpUrl tileUrl(URI server) {
+        return HttpUrl.get(server + "/3/4/2.png");
     }
 
     @Test

@@ -4,12 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tileseeder.app.Embedded;
 import io.tileseeder.job.JobRequest;
-import io.tileseeder.job.JobState;
-import io.tileseeder.job.JobStatus;
-import io.tileseeder.runtime.settings.Settings;
-import io.tileseeder.server.Engine;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -166,14 +161,9 @@ class MapCacheWmtsIT {
                       timeout: 30s
                 %s""".formatted(capabilities, layer, theirSet, dimensions));
         Path out = root.resolve("seeded");
-        try (Engine engine = Embedded.engine(Settings.from(Settings.config(Map.of("seeder.store.path",
-                out.toString(), "seeder.layers.file", layers.toString(), "seeder.workers.threads", "2"))))) {
-            JobStatus job = engine.jobs().submit(new JobRequest("cascade", null, new JobRequest.Zoom(0, ZOOM), null,
-                    null, null, null, null, null, Map.of(), null, null, null, values), null);
-            JobStatus done = engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(120)).orElseThrow()
-                    .get(130, TimeUnit.SECONDS);
-            assertThat(done.state()).as(String.valueOf(done.reason())).isEqualTo(JobState.SUCCEEDED);
-        }
+        EmbeddedJobs.succeed(Map.of("seeder.store.path", out.toString(), "seeder.layers.file", layers.toString()),
+                new JobRequest("cascade", null, new JobRequest.Zoom(0, ZOOM), null, null, null, null, null, null,
+                        Map.of(), null, null, null, values));
         return out;
     }
 

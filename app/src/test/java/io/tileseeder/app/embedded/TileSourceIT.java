@@ -2,19 +2,11 @@ package io.tileseeder.app.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tileseeder.app.Embedded;
 import io.tileseeder.grid.WebMercator;
-import io.tileseeder.job.JobRequest;
-import io.tileseeder.job.JobState;
-import io.tileseeder.job.JobStatus;
-import io.tileseeder.runtime.settings.Settings;
-import io.tileseeder.server.Engine;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -49,10 +41,8 @@ class TileSourceIT {
         original = Files.createDirectories(root.resolve("original"));
         server = StaticWebServer.serve(original, root);
         base = server.url();
-        try (Engine engine = Embedded.engine(Settings.from(Settings.config(Map.of("seeder.store.path",
-                original.toString(), "seeder.store.public-url", base + "/", "seeder.workers.threads", "2"))))) {
-            assertThat(seed(engine, "world", "WebMercatorQuad", 5).state()).isEqualTo(JobState.SUCCEEDED);
-        }
+        EmbeddedJobs.succeed(Map.of("seeder.store.path", original.toString(), "seeder.store.public-url",
+                base + "/"), EmbeddedJobs.zooms("world", "WebMercatorQuad", 5, null));
     }
 
     @AfterEach
@@ -133,11 +123,8 @@ class TileSourceIT {
                       layer: world
                 """.formatted(base));
         Path cascade = root.resolve("wmts");
-        try (Engine engine = Embedded.engine(Settings.from(Settings.config(Map.of("seeder.store.path",
-                cascade.toString(), "seeder.layers.file", layers.toString(), "seeder.workers.threads", "2"))))) {
-            JobStatus done = seed(engine, "cascade", "WebMercatorQuad", 4);
-            assertThat(done.state()).as(String.valueOf(done.reason())).isEqualTo(JobState.SUCCEEDED);
-        }
+        EmbeddedJobs.succeed(Map.of("seeder.store.path", cascade.toString(), "seeder.layers.file",
+                layers.toString()), EmbeddedJobs.zooms("cascade", "WebMercatorQuad", 4, null));
         Set<String> originals = pngs(original.resolve("world/WebMercatorQuad"), 4);
         assertThat(pngs(cascade.resolve("cascade/WebMercatorQuad"), 4)).isEqualTo(originals).isNotEmpty();
         for (String tile : originals) {
@@ -179,10 +166,8 @@ class TileSourceIT {
     @Test
     void anotherCrsIsWarpedFromTheUpstreamsGrid() throws Exception {
         Path direct = root.resolve("direct");
-        try (Engine engine = Embedded.engine(Settings.from(Settings.config(Map.of("seeder.store.path",
-                direct.toString(), "seeder.workers.threads", "2"))))) {
-            assertThat(seed(engine, "world", "WorldCRS84Quad", 3).state()).isEqualTo(JobState.SUCCEEDED);
-        }
+        EmbeddedJobs.succeed(Map.of("seeder.store.path", direct.toString()),
+                EmbeddedJobs.zooms("world", "WorldCRS84Quad", 3, null));
         Path cascade = seedCascade("WorldCRS84Quad", 5, 3);
         Set<String> tiles = pngs(cascade.resolve("cascade/WorldCRS84Quad"), 3);
         assertThat(tiles).isEqualTo(pngs(direct.resolve("world/WorldCRS84Quad"), 3));
@@ -269,23 +254,9 @@ class TileSourceIT {
                       timeout: 30s
                 """.formatted(base, upstreamMaxZoom));
         Path out = root.resolve("cascade-" + set + "-" + maxZoom + "-" + format);
-        try (Engine engine = Embedded.engine(Settings.from(Settings.config(Map.of("seeder.store.path",
-                out.toString(), "seeder.layers.file", layers.toString(), "seeder.workers.threads", "2"))))) {
-            JobStatus done = seed(engine, "cascade", set, maxZoom, format);
-            assertThat(done.state()).as(String.valueOf(done.reason())).isEqualTo(JobState.SUCCEEDED);
-        }
+        EmbeddedJobs.succeed(Map.of("seeder.store.path", out.toString(), "seeder.layers.file", layers.toString()),
+                EmbeddedJobs.zooms("cascade", set, maxZoom, format));
         return out;
-    }
-
-    private static JobStatus seed(Engine engine, String layer, String set, int maxZoom) throws Exception {
-        return seed(engine, layer, set, maxZoom, null);
-    }
-
-    private static JobStatus seed(Engine engine, String layer, String set, int maxZoom, String format)
-            throws Exception {
-        JobStatus job = engine.jobs().submit(new JobRequest(layer, set, new JobRequest.Zoom(0, maxZoom), null, format,
-                null, null, null, null, Map.of()), null);
-        return engine.jobs().awaitFinal(job.id(), Duration.ofSeconds(120)).orElseThrow().get(130, TimeUnit.SECONDS);
     }
 
     /** WebMercatorQuad's extent and origin in tiles of 512 px: zoom z's tile covers a 256 px tile's of zoom z. */

@@ -74,11 +74,6 @@ public final class TileSource implements MetatileSource {
         return config.grid() == null ? tms : config.grid();
     }
 
-    /** The upstream level drawn for a metatile of zoom {@code z} of {@code tms}, in the same CRS. */
-    int level(TileMatrixSet tms, int z) {
-        return level(grid(tms), tms.resolution(z));
-    }
-
     /** The coarsest upstream level of {@code grid} whose pixels are at most {@code resolution}, within its levels. */
     private int level(TileMatrixSet grid, double resolution) {
         int deepest = Math.min(config.maxZoom(), grid.maxZoom());

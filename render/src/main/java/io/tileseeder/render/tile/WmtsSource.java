@@ -20,7 +20,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.xml.XMLConstants;
@@ -292,8 +291,9 @@ public final class WmtsSource implements MetatileSource {
         if (name == null) {
             throw new IOException(where + ": tile matrix set " + setId + " names no SupportedCRS");
         }
-        boolean same = sameCrs(name, tms.crs());
-        Crs crs = same ? tms.referenceSystem() : crs(name, where + ", tile matrix set " + setId);
+        Crs named = crs(name, where + ", tile matrix set " + setId);
+        boolean same = named.code().equals(tms.referenceSystem().code());
+        Crs crs = same ? tms.referenceSystem() : named;
         List<TileMatrix> matrices = new ArrayList<>();
         for (Element matrix : children(set, WMTS, "TileMatrix")) {
             String at = where + ", tile matrix set " + setId + ", matrix " + text(matrix, OWS, "Identifier");
@@ -368,13 +368,6 @@ public final class WmtsSource implements MetatileSource {
         } catch (IllegalArgumentException e) {
             throw new IOException(where + ": " + e.getMessage(), e);
         }
-    }
-
-    /** {@code urn:ogc:def:crs:EPSG::3857}, {@code EPSG:3857} and the OGC URI of one CRS are the same. */
-    private static boolean sameCrs(String crs, String ours) {
-        String code = crs.replaceAll(".*[:/]", "");
-        String authority = crs.toUpperCase(Locale.ROOT).contains("CRS84") ? "CRS84" : code;
-        return ours.endsWith(":" + authority) || ours.equals(authority);
     }
 
     private static Document parse(byte[] xml, String where) throws IOException {

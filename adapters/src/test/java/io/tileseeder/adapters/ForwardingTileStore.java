@@ -1,5 +1,7 @@
 package io.tileseeder.adapters;
 
+import io.tileseeder.grid.TileCoord;
+import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
@@ -9,6 +11,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /** A store that passes every call on to another; subclasses change one call. */
 public class ForwardingTileStore implements TileStore {
@@ -61,6 +64,16 @@ public class ForwardingTileStore implements TileStore {
     @Override
     public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
         delegate.writeMetadata(cache, name, content, contentType);
+    }
+
+    @Override
+    public void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException {
+        delegate.list(cache, z, format, each);
+    }
+
+    @Override
+    public Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
+        return delegate.readMetadata(cache, name);
     }
 
     @Override

@@ -267,6 +267,51 @@ public abstract class TileStoreContract {
         return new TileCache("radar", TMS, new io.tileseeder.job.DimensionValues(values));
     }
 
+    /**
+     * What a pack reads: every tile of one zoom and format, more than a listing page (1000), none of another zoom,
+     * format, layer or cache, nor the documents and done markers beside them.
+     */
+    @Test
+    void aZoomsTilesOfOneFormatAreListedAndNothingElse() throws Exception {
+        java.util.Set<TileCoord> written = new java.util.HashSet<>();
+        List<EncodedTile> tiles = new java.util.ArrayList<>();
+        for (int x = 0; x < 64; x++) {
+            for (int y = 0; y < 20; y++) {
+                TileCoord tile = TileCoord.of(6, x, y * 3);
+                written.add(tile);
+                tiles.add(new EncodedTile(key(tile), new byte[] {(byte) x}));
+            }
+        }
+        tiles.add(new EncodedTile(key(TileCoord.of(5, 1, 1)), new byte[] {1}));
+        tiles.add(new EncodedTile(new TileKey("world", TMS, TileCoord.of(6, 1, 2), TileFormat.JPEG), new byte[] {1}));
+        tiles.add(new EncodedTile(new TileKey("other", TMS, TileCoord.of(6, 1, 2), TileFormat.PNG), new byte[] {1}));
+        tiles.add(new EncodedTile(new TileKey(cache("2026-11-26T12:00:00Z", "night"), TileCoord.of(6, 1, 2),
+                TileFormat.PNG), new byte[] {1}));
+        store().write(tiles);
+        store().writeMetadata(new TileCache("world", TMS), "done/png-4x4-skip/6/0/0", new byte[] {1}, "text/plain");
+        store().writeMetadata(new TileCache("world", TMS), "6.json", new byte[] {1}, "application/json");
+
+        List<TileCoord> listed = new java.util.ArrayList<>();
+        store().list(new TileCache("world", TMS), 6, TileFormat.PNG, listed::add);
+
+        assertThat(listed).hasSize(written.size()).containsExactlyInAnyOrderElementsOf(written);
+        List<TileCoord> none = new java.util.ArrayList<>();
+        store().list(new TileCache("world", TMS), 7, TileFormat.PNG, none::add);
+        assertThat(none).as("a zoom with no tile").isEmpty();
+        store().list(new TileCache("world", TMS), 6, TileFormat.WEBP, none::add);
+        assertThat(none).as("a format with no tile").isEmpty();
+    }
+
+    @Test
+    void aDocumentReadsBackAndAMissingOneIsEmpty() throws Exception {
+        TileCache cache = new TileCache("world", TMS);
+        store().writeMetadata(cache, "tilejson-png.json", "{\"tilejson\":\"3.0.0\"}".getBytes(), "application/json");
+
+        assertThat(store().readMetadata(cache, "tilejson-png.json")).hasValue("{\"tilejson\":\"3.0.0\"}".getBytes());
+        assertThat(store().readMetadata(cache, "manifest-png.json")).isEmpty();
+        assertThat(store().readMetadata(new TileCache("other", TMS), "tilejson-png.json")).isEmpty();
+    }
+
     @Test
     void writingNothingIsANoOp() throws Exception {
         store().write(List.of());

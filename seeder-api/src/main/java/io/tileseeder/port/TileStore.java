@@ -1,6 +1,8 @@
 package io.tileseeder.port;
 
+import io.tileseeder.grid.TileCoord;
 import io.tileseeder.job.Digests;
+import io.tileseeder.job.TileFormat;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Collection;
@@ -8,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Where tiles go. Every implementation keeps the same promise: when {@link #write} returns, every tile given
@@ -60,6 +63,13 @@ public interface TileStore {
      */
     List<String> cachesWith(TileCache cache, int depth, String document) throws IOException;
 
+    /**
+     * Calls {@code each} with every tile of zoom {@code z} of the cache stored in the format, in no particular order:
+     * a folder store walks the zoom's folders, an S3 store lists the zoom's prefix a page at a time. What is not a
+     * tile of the format (another format's tile, a leftover of a write) is passed over.
+     */
+    void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException;
+
     /** The tile's bytes, or empty if there is no such tile. */
     Optional<byte[]> read(TileKey key) throws IOException;
 
@@ -78,6 +88,9 @@ public interface TileStore {
 
     /** Stores a document beside a cache's tiles, at {@code {cache}/{name}} (e.g. TileJSON). */
     void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException;
+
+    /** The document {@code {cache}/{name}} (see {@link #writeMetadata}), or empty if there is none. */
+    Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException;
 
     /** Whether the document {@code {cache}/{name}} exists (see {@link #writeMetadata}). */
     boolean hasMetadata(TileCache cache, String name) throws IOException;

@@ -1,5 +1,7 @@
 package io.tileseeder.adapters.file;
 
+import io.tileseeder.grid.TileCoord;
+import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -124,6 +127,26 @@ public final class FileTileStore implements TileStore {
         }
     }
 
+    /** Lists the zoom's column folders, then each one's files. */
+    @Override
+    public void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException {
+        Path zoom = metadataPath(cache, Integer.toString(z));
+        try (DirectoryStream<Path> columns = Files.newDirectoryStream(zoom, Files::isDirectory)) {
+            for (Path column : columns) {
+                String x = column.getFileName().toString();
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(column)) {
+                    for (Path file : files) {
+                        TileKey.tileOf(z, x + "/" + file.getFileName(), format).ifPresent(each);
+                    }
+                } catch (NoSuchFileException e) {
+                    // a column deleted while the zoom is listed holds no tile
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            // a zoom without a folder holds no tile
+        }
+    }
+
     @Override
     public Optional<byte[]> read(TileKey key) throws IOException {
         Path path = pathOf(key);
@@ -174,6 +197,15 @@ public final class FileTileStore implements TileStore {
         createFolders(target.getParent());
         writeDurably(target, content);
         syncFolder(target.getParent());
+    }
+
+    @Override
+    public Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
+        try {
+            return Optional.of(Files.readAllBytes(metadataPath(cache, name)));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
     }
 
     @Override

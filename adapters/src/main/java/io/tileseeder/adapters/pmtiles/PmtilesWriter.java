@@ -1,12 +1,17 @@
 package io.tileseeder.adapters.pmtiles;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,16 +23,19 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * Writes a PMTiles v3 archive (the PMTiles v3 specification: a 127-byte header, a root directory within the first
  * 16 KiB, JSON metadata, leaf directories, the tile data), its directories and metadata gzip-compressed, the tiles as
- * they are given. Tiles come in ascending {@link TileId} order; identical tiles are stored once (by SHA-256), and a
- * tile identical to the one before it at the next id lengthens that entry's run instead of adding one. The data is
- * written to a temporary file as it comes, the archive to another beside the target, forced to disk and renamed onto
- * the target by {@link #finish}: no half-written archive is ever under the target's name. Entries are kept in memory
- * (24 bytes each), and one 32-byte digest per distinct tile.
+ * they are given. Tiles come in ascending {@link TileId} order; a tile identical to the one before it at the next id
+ * lengthens that entry's run instead of adding one, and a small tile (at most {@link Sharing#maxTileBytes}, as uniform
+ * tiles of sea or land are) identical to an earlier one is stored once (by SHA-256). The data and the entries are
+ * written to temporary files as they come, the archive to another beside the target, forced to disk and renamed onto
+ * the target by {@link #finish}: no half-written archive is ever under the target's name. Memory is bounded whatever
+ * the number of tiles: the shared contents ({@link Sharing#maxContents} digests), and the root directory's entries
+ * while the leaves are written (one per leaf).
  */
 public final class PmtilesWriter implements Closeable {
 
@@ -35,6 +43,11 @@ public final class PmtilesWriter implements Closeable {
     static final int HEADER_SIZE = 127;
     /** The header and the root directory together must fit in the first 16 KiB. */
     static final int ROOT_LIMIT = 16_384;
+    /** Entries tried in the root alone, before leaves: more would not fit in 16 KiB. */
+    private static final int ROOT_ENTRIES = 16_384;
+    private static final int FIRST_LEAF_SIZE = 4096;
+    /** An entry in the entries file: id, offset, length, run. */
+    private static final int ENTRY_BYTES = 24;
     private static final byte GZIP = 2;
     private static final byte NO_COMPRESSION = 1;
 
@@ -60,26 +73,53 @@ public final class PmtilesWriter implements Closeable {
                               int centerZoom, String json) {
     }
 
+    /**
+     * Which tiles are looked up among those stored before: tiles of at most {@code maxTileBytes}, and at most
+     * {@code maxContents} distinct ones remembered (about 200 bytes each); past that, a new small tile is stored
+     * again.
+     */
+    public record Sharing(int maxTileBytes, int maxContents) {
+
+        /** Tiles up to 4 KiB (a uniform 512 px JPEG is 2 KiB), 250,000 contents: about 50 MB. */
+        public static final Sharing DEFAULT = new Sharing(4096, 250_000);
+    }
+
+    /** The counts the header gives, and the archive's size. */
+    public record Written(long addressedTiles, long entries, long contents, long bytes) {
+    }
+
     private final Path target;
+    private final Sharing sharing;
     private final Path data;
     private final OutputStream dataOut;
+    private final Path entryFile;
+    private final DataOutputStream entryOut;
     private final MessageDigest sha256;
-    private final Map<ByteBuffer, long[]> contents = new HashMap<>();
-    private long[] ids = new long[1024];
-    private long[] offsets = new long[1024];
-    private int[] lengths = new int[1024];
-    private int[] runs = new int[1024];
-    private int entries;
+    private final Map<ByteBuffer, Long> shared = new HashMap<>();
+    private long id = -1;
+    private long offset;
+    private int length;
+    private int run;
+    private byte[] lastDigest;
+    private long entries;
+    private long contents;
     private long dataLength;
     private long addressed;
     private boolean finished;
 
-    /** Starts an archive to be written to {@code target} when {@link #finish}ed. */
+    /** Starts an archive to be written to {@code target} when {@link #finish}ed, sharing {@link Sharing#DEFAULT}. */
     public PmtilesWriter(Path target) throws IOException {
+        this(target, Sharing.DEFAULT);
+    }
+
+    public PmtilesWriter(Path target, Sharing sharing) throws IOException {
         this.target = target.toAbsolutePath();
+        this.sharing = sharing;
         Path folder = this.target.getParent();
         this.data = Files.createTempFile(folder, "." + this.target.getFileName() + ".", ".tiles");
-        this.dataOut = Files.newOutputStream(data);
+        this.entryFile = Files.createTempFile(folder, "." + this.target.getFileName() + ".", ".entries");
+        this.dataOut = new BufferedOutputStream(Files.newOutputStream(data), 1 << 16);
+        this.entryOut = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(entryFile), 1 << 16));
         try {
             this.sha256 = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
@@ -93,38 +133,45 @@ public final class PmtilesWriter implements Closeable {
      * @throws IllegalArgumentException if the id is not greater than the last one added, or the tile is empty
      */
     public void add(long tileId, byte[] tile) throws IOException {
-        if (entries > 0 && tileId < ids[entries - 1] + runs[entries - 1]) {
-            throw new IllegalArgumentException("tile id " + tileId + " comes after " + (ids[entries - 1]
-                    + runs[entries - 1] - 1) + ": tiles are added in ascending tile id order");
+        if (id >= 0 && tileId < id + run) {
+            throw new IllegalArgumentException("tile id " + tileId + " comes after " + (id + run - 1)
+                    + ": tiles are added in ascending tile id order");
         }
         if (tile.length == 0) {
             throw new IllegalArgumentException("tile id " + tileId + " is empty: a PMTiles tile has a length > 0");
         }
-        ByteBuffer digest = ByteBuffer.wrap(sha256.digest(tile));
-        long[] stored = contents.get(digest);
+        byte[] digest = sha256.digest(tile);
         addressed++;
-        if (stored != null && entries > 0 && offsets[entries - 1] == stored[0]
-                && ids[entries - 1] + runs[entries - 1] == tileId) {
-            runs[entries - 1]++;
+        if (id >= 0 && id + run == tileId && Arrays.equals(digest, lastDigest)) {
+            run++;
             return;
         }
+        boolean small = tile.length <= sharing.maxTileBytes();
+        Long stored = small ? shared.get(ByteBuffer.wrap(digest)) : null;
         if (stored == null) {
-            stored = new long[] {dataLength, tile.length};
-            contents.put(digest, stored);
+            stored = dataLength;
+            if (small && shared.size() < sharing.maxContents()) {
+                shared.put(ByteBuffer.wrap(digest), stored);
+            }
             dataOut.write(tile);
             dataLength += tile.length;
+            contents++;
         }
-        if (entries == ids.length) {
-            int size = entries * 2;
-            ids = Arrays.copyOf(ids, size);
-            offsets = Arrays.copyOf(offsets, size);
-            lengths = Arrays.copyOf(lengths, size);
-            runs = Arrays.copyOf(runs, size);
+        if (id >= 0) {
+            writeEntry();
         }
-        ids[entries] = tileId;
-        offsets[entries] = stored[0];
-        lengths[entries] = (int) stored[1];
-        runs[entries] = 1;
+        id = tileId;
+        offset = stored;
+        length = tile.length;
+        run = 1;
+        lastDigest = digest;
+    }
+
+    private void writeEntry() throws IOException {
+        entryOut.writeLong(id);
+        entryOut.writeLong(offset);
+        entryOut.writeInt(length);
+        entryOut.writeInt(run);
         entries++;
     }
 
@@ -134,49 +181,55 @@ public final class PmtilesWriter implements Closeable {
      *
      * @throws IllegalStateException if no tile was added (a PMTiles directory is never empty)
      */
-    public void finish(Description description) throws IOException {
-        if (entries == 0) {
+    public Written finish(Description description) throws IOException {
+        if (id < 0) {
             throw new IllegalStateException("no tile was added: a PMTiles archive holds at least one");
         }
+        writeEntry();
+        entryOut.close();
         dataOut.close();
-        Directories directories = directories();
-        byte[] metadata = gzip(description.json().getBytes(StandardCharsets.UTF_8));
-        long rootOffset = HEADER_SIZE;
-        long metadataOffset = rootOffset + directories.root().length;
-        long leavesOffset = metadataOffset + metadata.length;
-        long dataOffset = leavesOffset + directories.leaves().length;
-        ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        header.put("PMTiles".getBytes(StandardCharsets.US_ASCII)).put((byte) 3);
-        header.putLong(rootOffset).putLong(directories.root().length);
-        header.putLong(metadataOffset).putLong(metadata.length);
-        header.putLong(leavesOffset).putLong(directories.leaves().length);
-        header.putLong(dataOffset).putLong(dataLength);
-        header.putLong(addressed).putLong(entries).putLong(contents.size());
-        header.put((byte) 1).put(GZIP).put(NO_COMPRESSION).put((byte) description.type().code);
-        header.put((byte) description.minZoom()).put((byte) description.maxZoom());
-        header.putInt(e7(description.bounds()[0])).putInt(e7(description.bounds()[1]));
-        header.putInt(e7(description.bounds()[2])).putInt(e7(description.bounds()[3]));
-        header.put((byte) description.centerZoom());
-        header.putInt(e7(description.center()[0])).putInt(e7(description.center()[1]));
-        Path archive = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".part");
+        Path leaves = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".leaves");
+        // Not a temporary file's owner-only permissions: the archive gets those of any new file (the umask's).
+        Path archive = Files.createFile(target.resolveSibling("." + target.getFileName() + "."
+                + UUID.randomUUID() + ".part"));
         try {
-            try (FileChannel out = FileChannel.open(archive, StandardOpenOption.WRITE);
-                 FileChannel tiles = FileChannel.open(data, StandardOpenOption.READ)) {
+            byte[] root = directories(leaves);
+            long leavesLength = Files.size(leaves);
+            byte[] metadata = gzip(description.json().getBytes(StandardCharsets.UTF_8));
+            long rootOffset = HEADER_SIZE;
+            long metadataOffset = rootOffset + root.length;
+            long leavesOffset = metadataOffset + metadata.length;
+            long dataOffset = leavesOffset + leavesLength;
+            ByteBuffer header = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            header.put("PMTiles".getBytes(StandardCharsets.US_ASCII)).put((byte) 3);
+            header.putLong(rootOffset).putLong(root.length);
+            header.putLong(metadataOffset).putLong(metadata.length);
+            header.putLong(leavesOffset).putLong(leavesLength);
+            header.putLong(dataOffset).putLong(dataLength);
+            header.putLong(addressed).putLong(entries).putLong(contents);
+            header.put((byte) 1).put(GZIP).put(NO_COMPRESSION).put((byte) description.type().code);
+            header.put((byte) description.minZoom()).put((byte) description.maxZoom());
+            header.putInt(e7(description.bounds()[0])).putInt(e7(description.bounds()[1]));
+            header.putInt(e7(description.bounds()[2])).putInt(e7(description.bounds()[3]));
+            header.put((byte) description.centerZoom());
+            header.putInt(e7(description.center()[0])).putInt(e7(description.center()[1]));
+            try (FileChannel out = FileChannel.open(archive, StandardOpenOption.WRITE)) {
                 writeFully(out, ByteBuffer.wrap(header.array()));
-                writeFully(out, ByteBuffer.wrap(directories.root()));
+                writeFully(out, ByteBuffer.wrap(root));
                 writeFully(out, ByteBuffer.wrap(metadata));
-                writeFully(out, ByteBuffer.wrap(directories.leaves()));
-                long copied = 0;
-                while (copied < dataLength) {
-                    copied += tiles.transferTo(copied, dataLength - copied, out);
-                }
+                append(out, leaves, leavesLength);
+                append(out, data, dataLength);
                 out.force(true);
             }
             Files.move(archive, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            forceFolder(target.getParent());
             finished = true;
+            return new Written(addressed, entries, contents, dataOffset + dataLength);
         } finally {
             Files.deleteIfExists(archive);
+            Files.deleteIfExists(leaves);
             Files.deleteIfExists(data);
+            Files.deleteIfExists(entryFile);
         }
     }
 
@@ -184,42 +237,69 @@ public final class PmtilesWriter implements Closeable {
     @Override
     public void close() throws IOException {
         dataOut.close();
+        entryOut.close();
         if (!finished) {
             Files.deleteIfExists(data);
+            Files.deleteIfExists(entryFile);
         }
-    }
-
-    private record Directories(byte[] root, byte[] leaves) {
     }
 
     /**
-     * The root directory alone when it fits the first 16 KiB with the header; else leaves of 4,096 entries (then
-     * twice as many, until the root of their first ids fits), each compressed on its own.
+     * The root directory, gzip-compressed: all the entries when they fit the first 16 KiB with the header; else one
+     * entry per leaf, the leaves written to {@code leaves}, each compressed on its own, of 4,096 entries (then 1.5
+     * times as many, until the root fits). The entries are read back from their file one leaf at a time.
      */
-    private Directories directories() {
-        byte[] root = gzip(serialize(ids, offsets, lengths, runs, 0, entries));
-        if (HEADER_SIZE + root.length <= ROOT_LIMIT) {
-            return new Directories(root, new byte[0]);
-        }
-        for (int leafSize = 4096; ; leafSize *= 2) {
-            ByteArrayOutputStream leaves = new ByteArrayOutputStream();
-            int count = (entries + leafSize - 1) / leafSize;
-            long[] rootIds = new long[count];
-            long[] rootOffsets = new long[count];
-            int[] rootLengths = new int[count];
-            for (int i = 0; i < count; i++) {
-                int from = i * leafSize;
-                byte[] leaf = gzip(serialize(ids, offsets, lengths, runs, from, Math.min(entries, from + leafSize)));
-                rootIds[i] = ids[from];
-                rootOffsets[i] = leaves.size();
-                rootLengths[i] = leaf.length;
-                leaves.writeBytes(leaf);
-            }
-            root = gzip(serialize(rootIds, rootOffsets, rootLengths, new int[count], 0, count));
+    private byte[] directories(Path leaves) throws IOException {
+        if (entries <= ROOT_ENTRIES) {
+            Block all = read(0, (int) entries);
+            byte[] root = gzip(serialize(all.ids, all.offsets, all.lengths, all.runs, 0, all.count));
             if (HEADER_SIZE + root.length <= ROOT_LIMIT) {
-                return new Directories(root, leaves.toByteArray());
+                return root;
             }
         }
+        for (long leafSize = FIRST_LEAF_SIZE; ; leafSize += leafSize / 2) {
+            int leafCount = (int) ((entries + leafSize - 1) / leafSize);
+            long[] rootIds = new long[leafCount];
+            long[] rootOffsets = new long[leafCount];
+            int[] rootLengths = new int[leafCount];
+            long written = 0;
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(leaves), 1 << 16)) {
+                for (int i = 0; i < leafCount; i++) {
+                    Block leaf = read(i * leafSize, (int) Math.min(leafSize, entries - i * leafSize));
+                    byte[] bytes = gzip(serialize(leaf.ids, leaf.offsets, leaf.lengths, leaf.runs, 0, leaf.count));
+                    rootIds[i] = leaf.ids[0];
+                    rootOffsets[i] = written;
+                    rootLengths[i] = bytes.length;
+                    out.write(bytes);
+                    written += bytes.length;
+                }
+            }
+            byte[] root = gzip(serialize(rootIds, rootOffsets, rootLengths, new int[leafCount], 0, leafCount));
+            if (HEADER_SIZE + root.length <= ROOT_LIMIT) {
+                return root;
+            }
+        }
+    }
+
+    /** Entries read back from the entries file. */
+    private record Block(long[] ids, long[] offsets, int[] lengths, int[] runs, int count) {
+    }
+
+    /** {@code count} entries from the {@code first}, read from the entries file. */
+    private Block read(long first, int count) throws IOException {
+        Block block = new Block(new long[count], new long[count], new int[count], new int[count], count);
+        try (FileChannel in = FileChannel.open(entryFile, StandardOpenOption.READ)) {
+            in.position(first * ENTRY_BYTES);
+            DataInputStream entriesIn = new DataInputStream(new BufferedInputStream(Channels.newInputStream(in),
+                    1 << 16));
+            for (int i = 0; i < count; i++) {
+                block.ids[i] = entriesIn.readLong();
+                block.offsets[i] = entriesIn.readLong();
+                block.lengths[i] = entriesIn.readInt();
+                block.runs[i] = entriesIn.readInt();
+            }
+        }
+        return block;
     }
 
     /**
@@ -268,6 +348,22 @@ public final class PmtilesWriter implements Closeable {
 
     private static int e7(double degrees) {
         return (int) Math.round(degrees * 10_000_000);
+    }
+
+    private static void append(FileChannel out, Path file, long length) throws IOException {
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            long copied = 0;
+            while (copied < length) {
+                copied += in.transferTo(copied, length - copied, out);
+            }
+        }
+    }
+
+    /** Makes the rename durable: the folder's entry forced to disk. */
+    private static void forceFolder(Path folder) throws IOException {
+        try (FileChannel channel = FileChannel.open(folder, StandardOpenOption.READ)) {
+            channel.force(true);
+        }
     }
 
     private static void writeFully(FileChannel out, ByteBuffer bytes) throws IOException {

@@ -13,6 +13,8 @@ import io.minio.StatObjectArgs;
 import io.minio.StatObjectResponse;
 import io.minio.messages.DeleteRequest;
 import io.minio.messages.DeleteResult;
+import io.tileseeder.grid.TileCoord;
+import io.tileseeder.job.TileFormat;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.StoreUnavailableException;
@@ -39,6 +41,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import okhttp3.OkHttpClient;
 
 /**
@@ -207,6 +210,21 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         return found;
     }
 
+    /** Lists the zoom's prefix a page (1000 objects) at a time, keeping the names {@code {x}/{y}.{ext}}. */
+    @Override
+    public void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException {
+        String prefix = location.objectName(cache.path() + "/" + z + "/");
+        String token = null;
+        do {
+            String after = token;
+            ListObjectsV2Response page = requests.run("list", List.of(prefix), p -> listPage(p, after)).get(prefix);
+            for (var item : page.result().contents()) {
+                TileKey.tileOf(z, item.objectName().substring(prefix.length()), format).ifPresent(each);
+            }
+            token = page.result().isTruncated() ? page.result().nextContinuationToken() : null;
+        } while (token != null);
+    }
+
     @Override
     public Optional<byte[]> read(TileKey key) throws IOException {
         String object = objectName(key);
@@ -300,6 +318,12 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
         String object = metadataObjectName(cache, name);
         requests.run("store", List.of(object), o -> put(o, content, contentType));
+    }
+
+    @Override
+    public Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
+        String object = metadataObjectName(cache, name);
+        return requests.run("read", List.of(object), this::get).get(object);
     }
 
     @Override

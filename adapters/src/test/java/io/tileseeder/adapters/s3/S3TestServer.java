@@ -19,19 +19,19 @@ import java.util.UUID;
  * The real S3 server of the integration tests (the MinIO that {@code dev/services up} starts), from the variables
  * in {@code .dev/services.env}, and a plain SDK client to look at what the store left there.
  */
-final class S3TestServer {
+public final class S3TestServer {
 
     /** The bucket the tests write to, each test below a prefix of its own. */
-    static final String BUCKET = "tileseeder-it";
+    public static final String BUCKET = "tileseeder-it";
 
-    final String endpoint = env("SEEDER_S3_ENDPOINT");
-    final String accessKey = env("SEEDER_S3_ACCESS_KEY");
-    final String secretKey = env("SEEDER_S3_SECRET_KEY");
-    final String region = System.getenv().getOrDefault("SEEDER_S3_REGION", "us-east-1");
+    public final String endpoint = env("SEEDER_S3_ENDPOINT");
+    public final String accessKey = env("SEEDER_S3_ACCESS_KEY");
+    public final String secretKey = env("SEEDER_S3_SECRET_KEY");
+    public final String region = System.getenv().getOrDefault("SEEDER_S3_REGION", "us-east-1");
     final MinioClient client = MinioClient.builder().endpoint(endpoint).credentials(accessKey, secretKey)
             .region(region).build();
 
-    static String randomPrefix() {
+    public static String randomPrefix() {
         return "it/" + UUID.randomUUID();
     }
 
@@ -60,7 +60,7 @@ final class S3TestServer {
     }
 
     /** Removes every object below {@code prefix + "/"}. */
-    void deleteAll(String prefix) throws Exception {
+    public void deleteAll(String prefix) throws Exception {
         List<DeleteRequest.Object> objects = list(prefix).stream().map(DeleteRequest.Object::new).toList();
         for (Result<DeleteResult.Error> error : client.removeObjects(RemoveObjectsArgs.builder().bucket(BUCKET)
                 .objects(objects).build())) {
@@ -69,7 +69,8 @@ final class S3TestServer {
         }
     }
 
-    private static String env(String name) {
+    /** A variable of {@code .dev/services.env}; fails, saying how to set it, when it is not set. */
+    public static String env(String name) {
         String value = System.getenv(name);
         if (value == null || value.isBlank()) {
             throw new IllegalStateException(name + " is not set: run 'dev/services up', then "

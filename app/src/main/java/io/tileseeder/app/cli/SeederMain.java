@@ -49,6 +49,7 @@ public class SeederMain implements QuarkusApplication {
         cli.addSubcommand(new SeedCommand(engines));
         cli.addSubcommand(new ServeCommand(engines, access));
         cli.addSubcommand(new WorkerCommand(engines, worker));
+        cli.addSubcommand(new PackCommand(engines));
         cli.addSubcommand(new SubmitCommand(token));
         cli.addSubcommand(new WaitCommand(token));
         cli.addSubcommand(new CancelCommand(token));
@@ -65,8 +66,8 @@ public class SeederMain implements QuarkusApplication {
 
         @Override
         public void run() {
-            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, submit, wait or "
-                    + "cancel");
+            throw new CommandLine.ParameterException(spec.commandLine(), "a command is required: seed, serve, worker, pack, submit, "
+                    + "wait or cancel");
         }
     }
 }

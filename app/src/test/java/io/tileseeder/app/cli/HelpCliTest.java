@@ -28,7 +28,7 @@ class HelpCliTest {
         assertThat(result.exitCode()).as(describe(result)).isZero();
         String help = result.getOutput();
         assertThat(help).as(describe(result)).contains("Usage: seeder").contains("Commands:");
-        for (String command : new String[] {"seed", "serve", "worker", "submit", "wait", "cancel"}) {
+        for (String command : new String[] {"seed", "serve", "worker", "pack", "submit", "wait", "cancel"}) {
             assertThat(help).as(describe(result)).containsPattern("(?m)^\\s+" + command + "\\s+\\S");
         }
         // The benchmark commands run from the bench module (the seeder script dispatches them), not the application.
@@ -41,7 +41,7 @@ class HelpCliTest {
 
         assertThat(result.exitCode()).as(describe(result)).isEqualTo(1);
         assertThat(errorLines(result)).as(describe(result))
-                .containsExactly("error: a command is required: seed, serve, worker, submit, wait or cancel");
+                .containsExactly("error: a command is required: seed, serve, worker, pack, submit, wait or cancel");
     }
 
     @Test
@@ -58,7 +58,7 @@ class HelpCliTest {
 
     /** Every option the command has appears in its help with its description, whatever is added later. */
     @ParameterizedTest
-    @ValueSource(strings = {"seed", "serve", "worker", "submit", "wait", "cancel"})
+    @ValueSource(strings = {"seed", "serve", "worker", "pack", "submit", "wait", "cancel"})
     void commandHelpDocumentsEveryOption(String command, QuarkusMainLauncher launcher) {
         LaunchResult result = launcher.launch(command, "--help");
 

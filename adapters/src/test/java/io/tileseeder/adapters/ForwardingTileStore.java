@@ -1,6 +1,8 @@
 package io.tileseeder.adapters;
 
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.TileCache;
@@ -64,6 +66,11 @@ public class ForwardingTileStore implements TileStore {
     @Override
     public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
         delegate.writeMetadata(cache, name, content, contentType);
+    }
+
+    @Override
+    public Optional<FieldError> refuses(JobSpec job) {
+        return delegate.refuses(job);
     }
 
     @Override

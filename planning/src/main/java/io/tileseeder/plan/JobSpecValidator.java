@@ -23,8 +23,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -38,11 +40,19 @@ public final class JobSpecValidator {
 
     private final LayerCatalog layers;
     private final JobLimits limits;
+    private final Function<JobSpec, Optional<FieldError>> store;
     private final MetatilePlans plans = new MetatilePlans(PLANS_KEPT);
 
+    /** A validator for a store that holds any job's tiles. */
     public JobSpecValidator(LayerCatalog layers, JobLimits limits) {
+        this(layers, limits, job -> Optional.empty());
+    }
+
+    /** @param store why the store cannot hold a job's tiles ({@link io.tileseeder.port.TileStore#refuses}) */
+    public JobSpecValidator(LayerCatalog layers, JobLimits limits, Function<JobSpec, Optional<FieldError>> store) {
         this.layers = layers;
         this.limits = limits;
+        this.store = store;
     }
 
     /** The plans of the jobs this validator counted, for whoever plans them next. */
@@ -109,6 +119,10 @@ public final class JobSpecValidator {
         JobSpec spec = new JobSpec(layer.name(), tms, zoom[0], zoom[1], bbox, format, mode, metatile,
                 request.refreshBefore(), Objects.requireNonNullElse(request.priority(), 0), labels, area, crsBbox,
                 dimensions);
+        Optional<FieldError> refused = store.apply(spec);
+        if (refused.isPresent()) {
+            throw new InvalidJobException(List.of(refused.get()));
+        }
         OptionalLong tiles = plans.tileCount(spec, limits.maxTilesPerJob());
         if (tiles.isEmpty()) {
             long exact = area == null ? MetatilePlan.of(spec).tileCount() : -1;

@@ -76,7 +76,10 @@ public interface SeederConfig {
     }
 
     interface Store {
-        /** Where tiles go: a folder, or {@code s3://bucket/prefix} (then see {@code seeder.s3.*}). */
+        /**
+         * Where tiles go: a folder, {@code s3://bucket/prefix} (then see {@code seeder.s3.*}), or, in the embedded
+         * mode, an MBTiles file ({@code *.mbtiles}: one layer in WebMercatorQuad and one format).
+         */
         @WithDefault("tiles")
         String path();
 

@@ -2,6 +2,8 @@ package io.tileseeder.port;
 
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.job.Digests;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.TileFormat;
 import java.io.IOException;
 import java.time.Instant;
@@ -17,6 +19,14 @@ import java.util.function.Consumer;
  * to it is durably stored, and no reader ever sees a half-written tile.
  */
 public interface TileStore {
+
+    /**
+     * Why this store cannot hold a job's tiles, or empty when it can: a single-file store holds one cache (one layer,
+     * one tile matrix set, one format). Asked when a job is submitted, so that such a job is refused at once.
+     */
+    default Optional<FieldError> refuses(JobSpec job) {
+        return Optional.empty();
+    }
 
     /** When the tile was last written, or empty if there is no such tile. */
     Optional<Instant> lastModified(TileKey key) throws IOException;

@@ -1,6 +1,6 @@
 package io.tileseeder.adapters.file;
 
-import io.tileseeder.adapters.TileStoreContract;
+import io.tileseeder.adapters.ManyCachesTileStoreContract;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
@@ -10,8 +10,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link FileTileStore} keeps the {@link TileStoreContract}. Its file-specific behaviour: {@link FileTileStoreTest}. */
-class FileTileStoreContractTest extends TileStoreContract {
+/** {@link FileTileStore} keeps the {@link ManyCachesTileStoreContract}. Its file-specific behaviour: {@link FileTileStoreTest}. */
+class FileTileStoreContractTest extends ManyCachesTileStoreContract {
 
     @TempDir
     Path root;

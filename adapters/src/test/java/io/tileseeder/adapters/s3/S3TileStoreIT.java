@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.minio.StatObjectArgs;
 import io.minio.StatObjectResponse;
-import io.tileseeder.adapters.TileStoreContract;
+import io.tileseeder.adapters.ManyCachesTileStoreContract;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
@@ -27,11 +27,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link S3TileStore} against the real MinIO of {@code dev/services} (no mock): the {@link TileStoreContract}, then
+ * {@link S3TileStore} against the real MinIO of {@code dev/services} (no mock): the {@link ManyCachesTileStoreContract}, then
  * what only S3 has (object layout, headers, failures of the endpoint and the credentials). Each test writes below a
  * fresh random prefix and removes it afterwards.
  */
-class S3TileStoreIT extends TileStoreContract {
+class S3TileStoreIT extends ManyCachesTileStoreContract {
 
     /** Nothing listens on port 1 of the loopback: connections are refused at once. */
     private static final String UNREACHABLE = "http://127.0.0.1:1";

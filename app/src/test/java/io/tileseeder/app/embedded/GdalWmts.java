@@ -15,7 +15,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 
-/** A seeded cache read by GDAL's WMTS driver (Debian's gdal-bin, which dev/services installs with the WMS). */
+/**
+ * A seeded cache read by GDAL (Debian's gdal-bin, which dev/services installs with the WMS): through its WMTS
+ * capabilities, or as an MBTiles file.
+ */
 final class GdalWmts {
 
     private GdalWmts() {
@@ -29,6 +32,23 @@ final class GdalWmts {
      */
     static void assertReadsTheStoredTiles(Path work, String capabilities, TileMatrixSet tms, int zoom, Path cache)
             throws Exception {
+        assertReadsTheStoredTiles(work, "WMTS:" + capabilities, tms, zoom, (x, y) -> {
+            Path file = cache.resolve(zoom + "/" + x + "/" + y + ".png");
+            return Files.exists(file) ? ImageIO.read(file.toFile()) : null;
+        });
+    }
+
+    /** A stored tile of the zoom compared, decoded; null where none is stored. */
+    interface StoredTiles {
+        BufferedImage tile(int x, int y) throws IOException;
+    }
+
+    /**
+     * GDAL's image of what it opens as {@code source} (a {@code WMTS:} capabilities document, an MBTiles file), as
+     * {@link #assertReadsTheStoredTiles(Path, String, TileMatrixSet, int, Path)} compares it with the stored tiles.
+     */
+    static void assertReadsTheStoredTiles(Path work, String source, TileMatrixSet tms, int zoom, StoredTiles stored)
+            throws Exception {
         TileMatrix matrix = tms.matrix(zoom);
         Bounds extent = tms.crsBounds();
         int width = (int) Math.round(extent.width() / matrix.cellSize());
@@ -37,7 +57,7 @@ final class GdalWmts {
         int offsetY = (int) Math.round((matrix.top() - extent.maxY()) / matrix.cellSize());
         Path out = Files.createTempFile(work, "gdal-z" + zoom + "-", ".png");
         run(work, "gdal_translate", "-q", "--config", "GDAL_ENABLE_WMS_CACHE", "NO", "-of", "PNG",
-                "-outsize", Integer.toString(width), Integer.toString(height), "WMTS:" + capabilities, out.toString());
+                "-outsize", Integer.toString(width), Integer.toString(height), source, out.toString());
         BufferedImage read = ImageIO.read(out.toFile());
         assertThat(read.getWidth()).isEqualTo(width);
         assertThat(read.getHeight()).isEqualTo(height);
@@ -45,8 +65,7 @@ final class GdalWmts {
         int size = matrix.tileWidth();
         for (int x = 0; x < matrix.matrixWidth(); x++) {
             for (int y = 0; y < matrix.matrixHeight(); y++) {
-                Path file = cache.resolve(zoom + "/" + x + "/" + y + ".png");
-                BufferedImage tile = Files.exists(file) ? ImageIO.read(file.toFile()) : null;
+                BufferedImage tile = stored.tile(x, y);
                 tiles += tile == null ? 0 : 1;
                 for (int py = 0; py < size; py += 3) {
                     for (int px = 0; px < size; px += 3) {

@@ -98,6 +98,11 @@ public final class ClusterAdapters implements Adapters {
 
     /** Connects to Kafka, Redis and the store; if any fails, closes what was opened and rethrows. */
     public static ClusterAdapters open(StoreSettings store, Duration outageBudget, ClusterSettings cluster) {
+        if (Stores.isFile(store.path())) {
+            throw new IllegalArgumentException("seeder.store.path " + store.path() + ": the distributed mode's pods "
+                    + "write one folder or object store, never one file; seed into a store and pack the finished "
+                    + "cache ('seeder pack')");
+        }
         ClusterAdapters adapters = new ClusterAdapters(cluster, new Outages(outageBudget, Clock.systemUTC()));
         try {
             adapters.checkKafka();

@@ -1,6 +1,7 @@
 package io.tileseeder.runtime.wiring;
 
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.mbtiles.MbtilesTileStore;
 import io.tileseeder.adapters.s3.S3Location;
 import io.tileseeder.adapters.s3.S3Options;
 import io.tileseeder.adapters.s3.S3TileStore;
@@ -31,6 +32,20 @@ public final class Stores {
      */
     public static TileStore open(StoreSettings settings) {
         String path = settings.path();
+        if (isFile(path)) {
+            Path file = Path.of(path).toAbsolutePath();
+            if (!Files.isDirectory(file.getParent())) {
+                throw new UncheckedIOException(new IOException("cannot write " + file + ": the folder "
+                        + file.getParent() + " does not exist"));
+            }
+            try {
+                MbtilesTileStore tiles = new MbtilesTileStore(file);
+                tiles.probe();
+                return tiles;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }
         if (!path.startsWith("s3://")) {
             Path folder = Path.of(path);
             try {
@@ -59,6 +74,14 @@ public final class Stores {
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * Whether the path names a single-file store (an MBTiles file, by its extension), which one process writes: the
+     * distributed mode reaches one by packing a finished cache instead.
+     */
+    public static boolean isFile(String path) {
+        return !path.startsWith("s3://") && path.toLowerCase(Locale.ROOT).endsWith(".mbtiles");
     }
 
     /** Requests the store sent again after a failure worth retrying; 0 for a folder. */

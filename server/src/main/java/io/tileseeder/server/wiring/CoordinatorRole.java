@@ -31,7 +31,8 @@ public final class CoordinatorRole implements Role {
      */
     public CoordinatorRole(Adapters adapters, LayerCatalog layers, JobSettings settings, MeterRegistry registry,
                            Optional<ClusterSettings> cluster) {
-        this.jobs = new JobService(layers, new JobSpecValidator(layers, settings.limits()), adapters.records(),
+        this.jobs = new JobService(layers, new JobSpecValidator(layers, settings.limits(), adapters.store()::refuses),
+                adapters.records(),
                 adapters.plannerTasks(), adapters.store(), adapters.events(), adapters.locks(), adapters.gate(),
                 adapters.outages(), Clock.systemUTC(), new CoordinatorSettings(settings.maxRunningJobs(),
                         settings.maxQueuedJobs(), settings.maxWaiters(),

@@ -11,6 +11,8 @@ import io.minio.MinioAsyncClient;
 import io.minio.PutObjectArgs;
 import io.minio.StatObjectArgs;
 import io.minio.StatObjectResponse;
+import io.minio.UploadObjectArgs;
+import io.minio.errors.MinioException;
 import io.minio.messages.DeleteRequest;
 import io.minio.messages.DeleteResult;
 import io.tileseeder.grid.TileCoord;
@@ -24,6 +26,7 @@ import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,6 +71,9 @@ public final class S3TileStore implements TileStore, AutoCloseable {
 
     /** Objects per DeleteObjects request: S3's maximum. */
     static final int DELETE_BATCH = 1000;
+
+    /** The part size of {@link #upload}: 64 MiB parts take an object up to 640 GB in S3's 10,000 parts. */
+    private static final long UPLOAD_PART = 64L << 20;
 
     /** How long {@link #probe} waits for an answer. */
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
@@ -318,6 +324,22 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     public void writeMetadata(TileCache cache, String name, byte[] content, String contentType) throws IOException {
         String object = metadataObjectName(cache, name);
         requests.run("store", List.of(object), o -> put(o, content, contentType));
+    }
+
+    /**
+     * Stores a file as the object {@code {prefix}/{name}}: one PUT, or a multipart upload of 64 MiB parts for a larger
+     * file, which S3 shows under its name only once the last part is in (CompleteMultipartUpload): never half of it.
+     */
+    public void upload(String name, Path file, String contentType) throws IOException {
+        String object = location.objectName(name);
+        requests.run("upload", List.of(object), o -> {
+            try {
+                return client.uploadObject(UploadObjectArgs.builder().bucket(location.bucket()).object(o)
+                        .filename(file.toString(), UPLOAD_PART).contentType(contentType).build());
+            } catch (MinioException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
     }
 
     @Override

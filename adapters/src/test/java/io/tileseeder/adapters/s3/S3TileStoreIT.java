@@ -95,6 +95,36 @@ class S3TileStoreIT extends ManyCachesTileStoreContract {
                 + S3TestServer.BUCKET + "/" + prefix);
     }
 
+    /** A file larger than a part (an archive) goes up in parts: the object is the file, byte for byte. */
+    @Test
+    void aLargeFileIsUploadedInPartsAndReadsBackWhole() throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("upload-", ".pmtiles");
+        try {
+            byte[] block = new byte[1 << 20];
+            new java.util.Random(30).nextBytes(block);
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            try (var out = java.nio.file.Files.newOutputStream(file)) {
+                for (int i = 0; i < 70; i++) {
+                    block[0] = (byte) i;
+                    out.write(block);
+                    sha.update(block);
+                }
+            }
+
+            store.upload("archives/world.pmtiles", file, "application/octet-stream");
+
+            String object = prefix + "/archives/world.pmtiles";
+            StatObjectResponse stat = stat(object);
+            assertThat(stat.size()).isEqualTo(70L << 20);
+            assertThat(stat.etag()).as("a multipart upload's ETag ends in its part count").endsWith("-2");
+            assertThat(stat.contentType()).isEqualTo("application/octet-stream");
+            assertThat(java.security.MessageDigest.getInstance("SHA-256").digest(server.get(object).orElseThrow()))
+                    .isEqualTo(sha.digest());
+        } finally {
+            java.nio.file.Files.delete(file);
+        }
+    }
+
     @Test
     void tilesCarryTheirFormatsContentTypeAndTheCacheControl() throws Exception {
         TileKey png = key(TileCoord.of(1, 0, 0));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tileseeder.adapters.pmtiles.CachePacker;
 import io.tileseeder.adapters.pmtiles.PmtilesWriter;
+import io.tileseeder.adapters.s3.S3TileStore;
 import io.tileseeder.coordinator.job.Manifest;
 import io.tileseeder.coordinator.job.TileJson;
 import io.tileseeder.job.TileFormat;
@@ -33,12 +34,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "pack", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Packs a finished cache of Web Mercator tiles into one PMTiles v3 archive: tiles in Hilbert "
                 + "order, identical tiles stored once, runs of repeats in one entry.",
-                "The archive is written beside its target and renamed onto it once it is on disk: a pack that stops "
-                        + "half way leaves no archive under the target's name.",
+                "The archive is written beside its target and renamed onto it once it is on disk, or uploaded to S3 in "
+                        + "parts that show under its name only once all are in: a pack that stops half way leaves no "
+                        + "archive under the target's name.",
                 "Exit status: 0 packed, 1 bad usage, 2 failed."})
 final class PackCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The archive's Content-Type on S3: PMTiles has no registered media type; clients read it by range requests. */
+    private static final String ARCHIVE_TYPE = "application/octet-stream";
 
     private final Engines engines;
 
@@ -50,8 +54,15 @@ final class PackCommand implements Callable<Integer> {
                     + "a folder or s3://BUCKET/PREFIX/... (S3 endpoint and credentials as for seed).")
     String cache;
 
-    @Parameters(index = "1", paramLabel = "ARCHIVE", description = "The archive to write: a file ending in .pmtiles.")
-    Path archive;
+    @Parameters(index = "1", paramLabel = "ARCHIVE",
+            description = "The archive to write, ending in .pmtiles: a file, or s3://BUCKET/PREFIX/NAME.pmtiles (written "
+                    + "in --work-dir first, then uploaded in parts).")
+    String archive;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where an archive for S3 is written before it is uploaded (default: the system's temporary "
+                    + "folder); it needs the archive's size free.")
+    Path workDir;
 
     @Option(names = "--format", paramLabel = "FORMAT",
             description = "The tiles' format, when the cache holds finished tiles of several (png, jpeg, webp, ...).")
@@ -75,20 +86,26 @@ final class PackCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "CACHE: " + e.getMessage());
         }
-        if (!archive.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".pmtiles")) {
+        if (!archive.toLowerCase(Locale.ROOT).endsWith(".pmtiles")) {
             throw new ParameterException(spec.commandLine(), "ARCHIVE: '" + archive + "' does not end in .pmtiles");
         }
-        Path folder = archive.toAbsolutePath().getParent();
+        boolean upload = archive.startsWith("s3://");
+        String name = archive.substring(archive.lastIndexOf('/') + 1);
+        Path folder = upload ? Optional.ofNullable(workDir).orElse(Path.of(System.getProperty("java.io.tmpdir")))
+                .toAbsolutePath() : Path.of(archive).toAbsolutePath().getParent();
         if (!Files.isDirectory(folder) || !Files.isWritable(folder)) {
-            throw new ParameterException(spec.commandLine(), "ARCHIVE: the folder " + folder
-                    + (Files.isDirectory(folder) ? " is not writable" : " does not exist"));
+            throw new ParameterException(spec.commandLine(), (upload ? "--work-dir" : "ARCHIVE") + ": the folder "
+                    + folder + (Files.isDirectory(folder) ? " is not writable" : " does not exist"));
         }
         if (readers < 1) {
             throw new ParameterException(spec.commandLine(), "--readers must be at least 1, got " + readers);
         }
         TileStore store;
+        Optional<S3TileStore> target;
         try {
             store = Stores.open(engines.settings().storedAt(address.store()).store());
+            target = upload ? Optional.of((S3TileStore) Stores.open(engines.settings().storedAt(
+                    archive.substring(0, archive.length() - name.length())).store())) : Optional.empty();
         } catch (IllegalArgumentException | UncheckedIOException e) {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;
@@ -104,8 +121,17 @@ final class PackCommand implements Callable<Integer> {
             CachePacker.Limits defaults = CachePacker.Limits.DEFAULT;
             CachePacker packer = new CachePacker(store, new CachePacker.Limits(readers,
                     Math.max(defaults.window(), readers), defaults.sortRun(), defaults.sharing()));
+            Path file = upload ? Files.createTempDirectory(folder, "pack-").resolve(name) : Path.of(archive);
             CachePacker.Packed packed = packer.pack(address.cache(), finished, tileJson.path("minzoom").asInt(0),
-                    tileJson.path("maxzoom").asInt(0), about, archive);
+                    tileJson.path("maxzoom").asInt(0), about, file);
+            if (target.isPresent()) {
+                try {
+                    target.get().upload(name, file, ARCHIVE_TYPE);
+                } finally {
+                    Files.deleteIfExists(file);
+                    Files.deleteIfExists(file.getParent());
+                }
+            }
             out.printf(Locale.ROOT, "packed %,d tiles of zooms %d-%d from %s into %s: %,d entries, %,d contents, "
                             + "%,d bytes (the tiles: %,d bytes)%n", packed.tiles(), packed.minZoom(), packed.maxZoom(),
                     where(store, address), archive, packed.written().entries(), packed.written().contents(),
@@ -118,12 +144,17 @@ final class PackCommand implements Callable<Integer> {
             err.println("error: cannot pack " + where(store, address) + " into " + archive + ": " + e.getMessage());
             return ExitCodes.FAILED;
         } finally {
-            if (store instanceof AutoCloseable closeable) {
-                try {
-                    closeable.close();
-                } catch (Exception e) {
-                    err.println("warning: closing the store: " + e.getMessage());
-                }
+            close(store, err);
+            target.ifPresent(s3 -> close(s3, err));
+        }
+    }
+
+    private static void close(TileStore store, PrintWriter err) {
+        if (store instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                err.println("warning: closing the store: " + e.getMessage());
             }
         }
     }

@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -22,6 +23,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.zip.GZIPOutputStream;
@@ -33,7 +35,8 @@ import java.util.zip.GZIPOutputStream;
  * lengthens that entry's run instead of adding one, and a small tile (at most {@link Sharing#maxTileBytes}, as uniform
  * tiles of sea or land are) identical to an earlier one is stored once (by SHA-256). The data and the entries are
  * written to temporary files as they come, the archive to another beside the target, forced to disk and renamed onto
- * the target by {@link #finish}: no half-written archive is ever under the target's name. Memory is bounded whatever
+ * the target by {@link #finish}: no half-written archive is ever under the target's name, and what a writer killed
+ * before it finished left beside the target, the next writer of that target deletes. Memory is bounded whatever
  * the number of tiles: the shared contents ({@link Sharing#maxContents} digests), and the root directory's entries
  * while the leaves are written (one per leaf).
  */
@@ -48,6 +51,8 @@ public final class PmtilesWriter implements Closeable {
     private static final int FIRST_LEAF_SIZE = 4096;
     /** An entry in the entries file: id, offset, length, run. */
     private static final int ENTRY_BYTES = 24;
+    /** The suffixes of a writer's temporary files. */
+    private static final List<String> LEFTOVERS = List.of(".tiles", ".entries", ".leaves", ".part");
     private static final byte GZIP = 2;
     private static final byte NO_COMPRESSION = 1;
 
@@ -116,6 +121,7 @@ public final class PmtilesWriter implements Closeable {
         this.target = target.toAbsolutePath();
         this.sharing = sharing;
         Path folder = this.target.getParent();
+        removeLeftovers(folder, this.target.getFileName().toString());
         this.data = Files.createTempFile(folder, "." + this.target.getFileName() + ".", ".tiles");
         this.entryFile = Files.createTempFile(folder, "." + this.target.getFileName() + ".", ".entries");
         this.dataOut = new BufferedOutputStream(Files.newOutputStream(data), 1 << 16);
@@ -124,6 +130,23 @@ public final class PmtilesWriter implements Closeable {
             this.sha256 = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+
+    /**
+     * Deletes what a writer of the same target killed before it finished left beside it: its hidden temporary files
+     * ({@code .NAME.*.tiles}, {@code .entries}, {@code .leaves}, {@code .part}). Two writers of one target at once
+     * are not supported: each would rename its archive onto the other's.
+     */
+    private static void removeLeftovers(Path folder, String name) throws IOException {
+        String prefix = "." + name + ".";
+        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(folder, path -> {
+            String file = path.getFileName().toString();
+            return file.startsWith(prefix) && LEFTOVERS.stream().anyMatch(file::endsWith);
+        })) {
+            for (Path leftover : leftovers) {
+                Files.deleteIfExists(leftover);
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.tileseeder.adapters.mbtiles;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tileseeder.adapters.sqlite.SqliteFile;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Digests;
@@ -17,7 +18,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -41,7 +40,7 @@ import java.util.function.Consumer;
  * a cache (TileJSON, manifest, done markers) are in a table of their own, by their path in a folder store
  * ({@code {layer}/WebMercatorQuad/{name}}).
  *
- * <p>One connection, one writer at a time; each {@link #write} is one transaction, in WAL mode with
+ * <p>One {@link SqliteFile}, one writer at a time; each {@link #write} is one transaction, in WAL mode with
  * {@code synchronous=FULL}: durable when it returns, and a crash leaves the file as of the last commit.
  */
 public final class MbtilesTileStore implements TileStore, AutoCloseable {
@@ -51,9 +50,8 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
     private static final TileMatrixSet SET = TileMatrixSet.WEB_MERCATOR_QUAD;
 
     private final Path file;
-    private final Connection connection;
-    private final ReentrantLock lock = new ReentrantLock();
-    /** The file's layer and MBTiles format, once a tile named them (null before); guarded by {@link #lock}. */
+    private final SqliteFile sqlite;
+    /** The file's layer and MBTiles format, once a tile named them (null before); guarded by the file's lock. */
     private String layer;
     private String format;
 
@@ -63,42 +61,28 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
      * @throws IOException if it cannot be created or opened, is not an SQLite database, or another tool's MBTiles
      */
     public MbtilesTileStore(Path file) throws IOException {
-        this.file = file.toAbsolutePath().normalize();
+        this.sqlite = new SqliteFile(file);
+        this.file = sqlite.path();
         try {
-            this.connection = DriverManager.getConnection("jdbc:sqlite:" + this.file);
-        } catch (SQLException e) {
-            throw new IOException("cannot open " + this.file + ": " + e.getMessage(), e);
-        }
-        try (Statement statement = connection.createStatement()) {
-            statement.execute("PRAGMA journal_mode=WAL");
-            statement.execute("PRAGMA synchronous=FULL");
-            try (ResultSet tiles = statement.executeQuery(
-                    "SELECT type FROM sqlite_master WHERE name = 'tiles' AND type = 'table'")) {
-                if (tiles.next()) {
-                    throw new IOException(this.file + " is an MBTiles file with a tiles table (another tool's): "
-                            + "Tile Seeder writes its own, with identical tiles shared; name a new file");
-                }
+            if (sqlite.has("table", "tiles")) {
+                throw new IOException(this.file + " is an MBTiles file with a tiles table (another tool's): "
+                        + "Tile Seeder writes its own, with identical tiles shared; name a new file");
             }
-            statement.execute("CREATE TABLE IF NOT EXISTS metadata (name TEXT NOT NULL PRIMARY KEY, value TEXT)");
-            statement.execute("CREATE TABLE IF NOT EXISTS map (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT "
-                    + "NULL, tile_row INTEGER NOT NULL, tile_id TEXT NOT NULL, written INTEGER NOT NULL, "
-                    + "PRIMARY KEY (zoom_level, tile_column, tile_row))");
-            statement.execute("CREATE INDEX IF NOT EXISTS map_tile_id ON map (tile_id)");
-            statement.execute("CREATE TABLE IF NOT EXISTS images (tile_id TEXT NOT NULL PRIMARY KEY, "
-                    + "tile_data BLOB NOT NULL)");
-            statement.execute("CREATE VIEW IF NOT EXISTS tiles AS SELECT map.zoom_level AS zoom_level, "
-                    + "map.tile_column AS tile_column, map.tile_row AS tile_row, images.tile_data AS tile_data "
-                    + "FROM map JOIN images ON images.tile_id = map.tile_id");
-            statement.execute("CREATE TABLE IF NOT EXISTS tileseeder_documents (name TEXT NOT NULL PRIMARY KEY, "
-                    + "content BLOB NOT NULL)");
+            sqlite.execute("CREATE TABLE IF NOT EXISTS metadata (name TEXT NOT NULL PRIMARY KEY, value TEXT)",
+                    "CREATE TABLE IF NOT EXISTS map (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, "
+                            + "tile_row INTEGER NOT NULL, tile_id TEXT NOT NULL, written INTEGER NOT NULL, "
+                            + "PRIMARY KEY (zoom_level, tile_column, tile_row))",
+                    "CREATE INDEX IF NOT EXISTS map_tile_id ON map (tile_id)",
+                    "CREATE TABLE IF NOT EXISTS images (tile_id TEXT NOT NULL PRIMARY KEY, tile_data BLOB NOT NULL)",
+                    "CREATE VIEW IF NOT EXISTS tiles AS SELECT map.zoom_level AS zoom_level, "
+                            + "map.tile_column AS tile_column, map.tile_row AS tile_row, "
+                            + "images.tile_data AS tile_data FROM map JOIN images ON images.tile_id = map.tile_id");
+            sqlite.createDocuments();
             Map<String, String> metadata = metadata();
             this.layer = metadata.get(LAYER);
             this.format = metadata.get("format");
-        } catch (SQLException e) {
-            close();
-            throw new IOException("cannot use " + this.file + " as an MBTiles file: " + e.getMessage(), e);
         } catch (IOException e) {
-            close();
+            sqlite.close();
             throw e;
         }
     }
@@ -127,15 +111,13 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
             return Optional.of(new FieldError("layer", job.layer() + " has dimensions: an MBTiles file holds one "
                     + "cache; write its caches to a folder or an object store"));
         }
-        lock.lock();
         try {
-            if (layer != null && (!layer.equals(job.layer()) || !formatOf(job.format()).orElseThrow().equals(format))) {
-                return Optional.of(new FieldError("layer", file.getFileName() + " holds the layer " + layer + " in "
-                        + format + "; an MBTiles file holds one layer in one format"));
-            }
-            return Optional.empty();
-        } finally {
-            lock.unlock();
+            return sqlite.run(sql -> layer != null && (!layer.equals(job.layer())
+                    || !formatOf(job.format()).orElseThrow().equals(format))
+                    ? Optional.of(new FieldError("layer", file.getFileName() + " holds the layer " + layer + " in "
+                    + format + "; an MBTiles file holds one layer in one format")) : Optional.<FieldError>empty());
+        } catch (IOException e) {
+            return Optional.of(new FieldError("layer", e.getMessage()));
         }
     }
 
@@ -148,8 +130,8 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
     @Override
     public Map<TileKey, StoredTile> stored(Collection<TileKey> keys) throws IOException {
         Map<TileKey, StoredTile> found = new HashMap<>();
-        run(() -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT written, tile_id FROM map "
+        sqlite.run(sql -> {
+            try (PreparedStatement select = sql.prepareStatement("SELECT written, tile_id FROM map "
                     + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")) {
                 for (TileKey key : keys) {
                     if (holds(key)) {
@@ -169,8 +151,8 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
 
     @Override
     public boolean hasTiles(TileCache cache, int z) throws IOException {
-        return holds(cache) && run(() -> {
-            try (PreparedStatement select = connection.prepareStatement(
+        return holds(cache) && sqlite.run(sql -> {
+            try (PreparedStatement select = sql.prepareStatement(
                     "SELECT 1 FROM map WHERE zoom_level = ? LIMIT 1")) {
                 select.setInt(1, z);
                 try (ResultSet row = select.executeQuery()) {
@@ -188,11 +170,11 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
 
     @Override
     public void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException {
-        run(() -> {
+        sqlite.run(sql -> {
             if (!holds(cache) || !formatOf(format).equals(Optional.ofNullable(this.format))) {
                 return null;
             }
-            try (PreparedStatement select = connection.prepareStatement(
+            try (PreparedStatement select = sql.prepareStatement(
                     "SELECT tile_column, tile_row FROM map WHERE zoom_level = ?")) {
                 select.setInt(1, z);
                 try (ResultSet row = select.executeQuery()) {
@@ -210,8 +192,8 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
         if (!holds(key)) {
             return Optional.empty();
         }
-        return run(() -> {
-            try (PreparedStatement select = connection.prepareStatement("SELECT tile_data FROM tiles "
+        return sqlite.run(sql -> {
+            try (PreparedStatement select = sql.prepareStatement("SELECT tile_data FROM tiles "
                     + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")) {
                 bind(select, key.tile());
                 try (ResultSet row = select.executeQuery()) {
@@ -239,12 +221,12 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
                         + "; an MBTiles file holds one layer in one format, not " + tile.key().path());
             }
         }
-        transaction(() -> {
-            try (PreparedStatement image = connection.prepareStatement(
+        sqlite.transaction(sql -> {
+            try (PreparedStatement image = sql.prepareStatement(
                          "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)");
-                 PreparedStatement old = connection.prepareStatement("SELECT tile_id FROM map "
+                 PreparedStatement old = sql.prepareStatement("SELECT tile_id FROM map "
                          + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?");
-                 PreparedStatement map = connection.prepareStatement("INSERT OR REPLACE INTO map (zoom_level, "
+                 PreparedStatement map = sql.prepareStatement("INSERT OR REPLACE INTO map (zoom_level, "
                          + "tile_column, tile_row, tile_id, written) VALUES (?, ?, ?, ?, ?)")) {
                 long now = Instant.now().toEpochMilli();
                 for (EncodedTile tile : tiles) {
@@ -264,7 +246,7 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
                     map.setLong(5, now);
                     map.executeUpdate();
                     if (replaced != null && !replaced.equals(id)) {
-                        dropUnused(replaced);
+                        dropUnused(sql, replaced);
                     }
                 }
             }
@@ -274,11 +256,11 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
 
     @Override
     public long delete(Collection<TileKey> keys) throws IOException {
-        return transaction(() -> {
+        return sqlite.transaction(sql -> {
             long deleted = 0;
-            try (PreparedStatement old = connection.prepareStatement("SELECT tile_id FROM map "
+            try (PreparedStatement old = sql.prepareStatement("SELECT tile_id FROM map "
                          + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?");
-                 PreparedStatement delete = connection.prepareStatement("DELETE FROM map "
+                 PreparedStatement delete = sql.prepareStatement("DELETE FROM map "
                          + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")) {
                 for (TileKey key : keys) {
                     if (!holds(key)) {
@@ -292,7 +274,7 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
                     if (id != null) {
                         bind(delete, key.tile());
                         delete.executeUpdate();
-                        dropUnused(id);
+                        dropUnused(sql, id);
                         deleted++;
                     }
                 }
@@ -307,8 +289,8 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
         if (!holds(cache)) {
             return 0;
         }
-        return transaction(() -> {
-            try (Statement statement = connection.createStatement()) {
+        return sqlite.transaction(sql -> {
+            try (Statement statement = sql.createStatement()) {
                 long deleted = statement.executeUpdate("DELETE FROM map");
                 deleted += statement.executeUpdate("DELETE FROM tileseeder_documents");
                 statement.executeUpdate("DELETE FROM images");
@@ -331,32 +313,16 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
                     + ", not " + cache.path());
         }
         Map<String, String> fields = name.startsWith("tilejson-") ? tileJsonFields(content) : Map.of();
-        transaction(() -> {
-            try (PreparedStatement document = connection.prepareStatement(
-                    "INSERT OR REPLACE INTO tileseeder_documents (name, content) VALUES (?, ?)")) {
-                document.setString(1, cache.path() + "/" + name);
-                document.setBytes(2, content);
-                document.executeUpdate();
-            }
-            putMetadata(fields);
+        sqlite.transaction(sql -> {
+            SqliteFile.putDocument(sql, cache.path() + "/" + name, content);
+            putMetadata(sql, fields);
             return null;
         });
     }
 
     @Override
     public Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
-        if (!holds(cache)) {
-            return Optional.empty();
-        }
-        return run(() -> {
-            try (PreparedStatement select = connection.prepareStatement(
-                    "SELECT content FROM tileseeder_documents WHERE name = ?")) {
-                select.setString(1, cache.path() + "/" + name);
-                try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(row.getBytes(1)) : Optional.<byte[]>empty();
-                }
-            }
-        });
+        return holds(cache) ? sqlite.document(cache.path() + "/" + name) : Optional.empty();
     }
 
     @Override
@@ -366,19 +332,9 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
 
     @Override
     public void deleteMetadata(TileCache cache, Collection<String> names) throws IOException {
-        if (!holds(cache) || names.isEmpty()) {
-            return;
+        if (holds(cache)) {
+            sqlite.deleteDocuments(names.stream().map(name -> cache.path() + "/" + name).toList());
         }
-        transaction(() -> {
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM tileseeder_documents WHERE name = ?")) {
-                for (String name : names) {
-                    delete.setString(1, cache.path() + "/" + name);
-                    delete.executeUpdate();
-                }
-            }
-            return null;
-        });
     }
 
     /** The file's {@code file:} URL: clients open the file, not a tile URL. */
@@ -403,17 +359,13 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            connection.close();
-        } catch (SQLException e) {
-            // closing: nothing is left to write
-        }
+        sqlite.close();
     }
 
     private Map<String, String> metadata() throws IOException {
-        return run(() -> {
+        return sqlite.run(sql -> {
             Map<String, String> metadata = new HashMap<>();
-            try (Statement statement = connection.createStatement();
+            try (Statement statement = sql.createStatement();
                  ResultSet row = statement.executeQuery("SELECT name, value FROM metadata")) {
                 while (row.next()) {
                     metadata.put(row.getString(1), row.getString(2));
@@ -431,9 +383,9 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
             throw new IOException(file + " holds WebMercatorQuad tiles of a layer without dimensions, not "
                     + key.path());
         }
-        transaction(() -> {
+        sqlite.transaction(sql -> {
             if (layer == null) {
-                putMetadata(Map.of(LAYER, key.layer(), "name", key.layer(), "format", format, "type", "baselayer",
+                putMetadata(sql, Map.of(LAYER, key.layer(), "name", key.layer(), "format", format, "type", "baselayer",
                         "version", "1"));
                 layer = key.layer();
                 this.format = format;
@@ -446,24 +398,14 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
     }
 
     /** Whether the tile is of the file's cache and format (false before any tile was written). */
-    private boolean holds(TileKey key) {
-        lock.lock();
-        try {
-            return holds(key.cache()) && formatOf(key.format()).equals(Optional.ofNullable(format));
-        } finally {
-            lock.unlock();
-        }
+    private boolean holds(TileKey key) throws IOException {
+        return sqlite.run(sql -> holds(key.cache()) && formatOf(key.format()).equals(Optional.ofNullable(format)));
     }
 
     /** Whether the cache is the file's (true before any tile was written: documents may come first). */
-    private boolean holds(TileCache cache) {
-        lock.lock();
-        try {
-            return cache.tileMatrixSet().equals(SET) && cache.dimensions().isEmpty()
-                    && (layer == null || layer.equals(cache.layer()));
-        } finally {
-            lock.unlock();
-        }
+    private boolean holds(TileCache cache) throws IOException {
+        return sqlite.run(sql -> cache.tileMatrixSet().equals(SET) && cache.dimensions().isEmpty()
+                && (layer == null || layer.equals(cache.layer())));
     }
 
     private static Map<String, String> tileJsonFields(byte[] content) throws IOException {
@@ -494,8 +436,8 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
         return fields;
     }
 
-    private void putMetadata(Map<String, String> fields) throws SQLException {
-        try (PreparedStatement put = connection.prepareStatement(
+    private static void putMetadata(Connection sql, Map<String, String> fields) throws SQLException {
+        try (PreparedStatement put = sql.prepareStatement(
                 "INSERT OR REPLACE INTO metadata (name, value) VALUES (?, ?)")) {
             for (Map.Entry<String, String> field : fields.entrySet()) {
                 put.setString(1, field.getKey());
@@ -506,8 +448,8 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
     }
 
     /** Deletes the bytes under {@code id} unless a tile still has them. */
-    private void dropUnused(String id) throws SQLException {
-        try (PreparedStatement drop = connection.prepareStatement("DELETE FROM images WHERE tile_id = ? "
+    private static void dropUnused(Connection sql, String id) throws SQLException {
+        try (PreparedStatement drop = sql.prepareStatement("DELETE FROM images WHERE tile_id = ? "
                 + "AND NOT EXISTS (SELECT 1 FROM map WHERE tile_id = ?)")) {
             drop.setString(1, id);
             drop.setString(2, id);
@@ -525,37 +467,5 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
     /** An XYZ row as a TMS row and back. */
     private static int flip(int z, int row) {
         return (1 << z) - 1 - row;
-    }
-
-    private interface Work<T> {
-        T run() throws SQLException, IOException;
-    }
-
-    private <T> T run(Work<T> work) throws IOException {
-        lock.lock();
-        try {
-            return work.run();
-        } catch (SQLException e) {
-            throw new IOException(file + ": " + e.getMessage(), e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The work in one transaction, committed (durably: WAL, synchronous=FULL) before this returns. */
-    private <T> T transaction(Work<T> work) throws IOException {
-        return run(() -> {
-            connection.setAutoCommit(false);
-            try {
-                T result = work.run();
-                connection.commit();
-                return result;
-            } catch (SQLException | IOException | RuntimeException e) {
-                connection.rollback();
-                throw e;
-            } finally {
-                connection.setAutoCommit(true);
-            }
-        });
     }
 }

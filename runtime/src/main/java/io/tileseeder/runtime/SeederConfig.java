@@ -78,7 +78,8 @@ public interface SeederConfig {
     interface Store {
         /**
          * Where tiles go: a folder, {@code s3://bucket/prefix} (then see {@code seeder.s3.*}), or, in the embedded
-         * mode, an MBTiles file ({@code *.mbtiles}: one layer in WebMercatorQuad and one format).
+         * mode, an MBTiles file ({@code *.mbtiles}: one layer in WebMercatorQuad and one format) or a GeoPackage
+         * ({@code *.gpkg}: a tile pyramid per layer and quad set).
          */
         @WithDefault("tiles")
         String path();

@@ -196,9 +196,7 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
             try (PreparedStatement select = sql.prepareStatement("SELECT tile_data FROM tiles "
                     + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")) {
                 bind(select, key.tile());
-                try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(row.getBytes(1)) : Optional.<byte[]>empty();
-                }
+                return SqliteFile.blob(select);
             }
         });
     }

@@ -126,11 +126,16 @@ public final class SqliteFile implements AutoCloseable {
             try (PreparedStatement select = sql.prepareStatement(
                     "SELECT content FROM tileseeder_documents WHERE name = ?")) {
                 select.setString(1, path);
-                try (ResultSet row = select.executeQuery()) {
-                    return row.next() ? Optional.of(row.getBytes(1)) : Optional.<byte[]>empty();
-                }
+                return blob(select);
             }
         });
+    }
+
+    /** The first column of the query's first row, as bytes; empty if it answers no row. */
+    public static Optional<byte[]> blob(PreparedStatement select) throws SQLException {
+        try (ResultSet row = select.executeQuery()) {
+            return row.next() ? Optional.of(row.getBytes(1)) : Optional.empty();
+        }
     }
 
     public void deleteDocuments(Collection<String> paths) throws IOException {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.adapters.TileStoreContract;
+import io.tileseeder.adapters.sqlite.SqliteStoreContract;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.DimensionValues;
@@ -37,43 +38,18 @@ import org.junit.jupiter.api.io.TempDir;
  * SQL, as another MBTiles reader would: the {@code tiles} view in TMS rows, shared images, the {@code metadata}
  * table; and what a file of one cache refuses.
  */
-class MbtilesTileStoreTest extends TileStoreContract {
+class MbtilesTileStoreTest extends SqliteStoreContract<MbtilesTileStore> {
 
     private static final TileCache WORLD = new TileCache("world", TMS);
 
-    @TempDir
-    Path dir;
-
-    private Path file;
-    private MbtilesTileStore store;
-
-    @BeforeEach
-    void open() throws IOException {
-        file = dir.resolve("tiles.mbtiles");
-        store = new MbtilesTileStore(file);
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
+    @Override
+    protected MbtilesTileStore open(Path file) throws IOException {
+        return new MbtilesTileStore(file);
     }
 
     @Override
-    protected TileStore store() {
-        return store;
-    }
-
-    @Override
-    protected Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
-        try (Connection sql = sql();
-             PreparedStatement select = sql.prepareStatement("SELECT content FROM tileseeder_documents WHERE name = ?")) {
-            select.setString(1, cache.path() + "/" + name);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? Optional.of(row.getBytes(1)) : Optional.empty();
-            }
-        } catch (SQLException e) {
-            throw new IOException(e);
-        }
+    protected String fileName() {
+        return "tiles.mbtiles";
     }
 
     @Test
@@ -180,22 +156,6 @@ class MbtilesTileStoreTest extends TileStoreContract {
         assertThatThrownBy(() -> new MbtilesTileStore(text)).hasMessageContaining("notes.mbtiles");
     }
 
-    private List<String> query(String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (Connection connection = sql(); Statement statement = connection.createStatement();
-             ResultSet row = statement.executeQuery(sql)) {
-            while (row.next()) {
-                Object value = row.getObject(1);
-                rows.add(value instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(value));
-            }
-        }
-        return rows;
-    }
-
-    private Connection sql() throws SQLException {
-        return DriverManager.getConnection("jdbc:sqlite:" + file);
-    }
-
     private static EncodedTile tile(int z, int x, int y, byte[] data) {
         return new EncodedTile(key(z, x, y), data);
     }
@@ -204,7 +164,4 @@ class MbtilesTileStoreTest extends TileStoreContract {
         return key(TileCoord.of(z, x, y));
     }
 
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
 }

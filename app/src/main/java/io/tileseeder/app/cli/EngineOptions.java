@@ -9,10 +9,11 @@ import picocli.CommandLine.Option;
 /** Options shared by the commands that run the embedded engine. */
 final class EngineOptions {
 
-    @Option(names = {"--store", "--out"}, paramLabel = "DIR|FILE.mbtiles|s3://BUCKET/PREFIX",
+    @Option(names = {"--store", "--out"}, paramLabel = "DIR|FILE.mbtiles|FILE.gpkg|s3://BUCKET/PREFIX",
             description = "Where tiles go, as .../{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}: a folder, or an S3 bucket "
                     + "and prefix (endpoint and credentials from SEEDER_S3_ENDPOINT, SEEDER_S3_ACCESS_KEY, "
-                    + "SEEDER_S3_SECRET_KEY); or an MBTiles file (one layer, WebMercatorQuad, one format). Default: "
+                    + "SEEDER_S3_SECRET_KEY); or an MBTiles file (one layer, WebMercatorQuad, one format) or a "
+                    + "GeoPackage (a tile pyramid per layer and quad set). Default: "
                     + "the setting seeder.store.path, 'tiles' unless configured.")
     String out;
 

@@ -1,6 +1,7 @@
 package io.tileseeder.runtime.wiring;
 
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.geopackage.GeoPackageTileStore;
 import io.tileseeder.adapters.mbtiles.MbtilesTileStore;
 import io.tileseeder.adapters.s3.S3Location;
 import io.tileseeder.adapters.s3.S3Options;
@@ -18,7 +19,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 
-/** Opens the tile store a path names, in either mode: a folder, or an S3 bucket for {@code s3://bucket/prefix}. */
+/**
+ * Opens the tile store a path names: a folder, an S3 bucket for {@code s3://bucket/prefix}, or (the embedded mode) an
+ * MBTiles file or a GeoPackage.
+ */
 public final class Stores {
 
     private Stores() {
@@ -39,7 +43,7 @@ public final class Stores {
                         + file.getParent() + " does not exist"));
             }
             try {
-                MbtilesTileStore tiles = new MbtilesTileStore(file);
+                TileStore tiles = isGeoPackage(path) ? new GeoPackageTileStore(file) : new MbtilesTileStore(file);
                 tiles.probe();
                 return tiles;
             } catch (IOException e) {
@@ -77,11 +81,15 @@ public final class Stores {
     }
 
     /**
-     * Whether the path names a single-file store (an MBTiles file, by its extension), which one process writes: the
-     * distributed mode reaches one by packing a finished cache instead.
+     * Whether the path names a single-file store (an MBTiles file or a GeoPackage, by its extension), which one
+     * process writes: the distributed mode reaches one by packing a finished cache instead.
      */
     public static boolean isFile(String path) {
-        return !path.startsWith("s3://") && path.toLowerCase(Locale.ROOT).endsWith(".mbtiles");
+        return !path.startsWith("s3://") && (path.toLowerCase(Locale.ROOT).endsWith(".mbtiles") || isGeoPackage(path));
+    }
+
+    private static boolean isGeoPackage(String path) {
+        return path.toLowerCase(Locale.ROOT).endsWith(".gpkg");
     }
 
     /** Requests the store sent again after a failure worth retrying; 0 for a folder. */

@@ -2,19 +2,26 @@ package io.tileseeder.app.cli;
 
 import io.tileseeder.app.Embedded;
 import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.FieldError;
 import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
+import io.tileseeder.job.Mode;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.layer.LayerConfigException;
+import io.tileseeder.port.TileCache;
 import io.tileseeder.server.Engine;
 import io.tileseeder.server.Engines;
 import io.tileseeder.server.api.JobView;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -53,6 +60,12 @@ final class SeedCommand implements Callable<Integer> {
             description = "Give up after this long (e.g. 90s, 30m, 2h): the job is cancelled and the exit status is 4.")
     String timeout;
 
+    @Option(names = "--pack", paramLabel = "ARCHIVE.pmtiles",
+            description = "Once the job succeeded, packs the cache it seeded into one PMTiles archive, a file or "
+                    + "s3://BUCKET/PREFIX/NAME.pmtiles, as 'seeder pack' does (WebMercatorQuad, one cache); the exit "
+                    + "status is then the pack's.")
+    String pack;
+
     SeedCommand(Engines engines) {
         this.engines = engines;
     }
@@ -68,6 +81,14 @@ final class SeedCommand implements Callable<Integer> {
             }
         }
         JobRequest request = job.request(spec, 0);
+        Packing.Target target = null;
+        if (pack != null) {
+            try {
+                target = Packing.Target.of(pack, null, "--pack");
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
         Engine running;
@@ -86,6 +107,11 @@ final class SeedCommand implements Callable<Integer> {
         boolean interrupted;
         try (Interruption interruption = Interruption.onSignals(() -> interrupt(running, submitted.get(), err))) {
             try {
+                if (target != null) {
+                    packable(jobs.check(request)).ifPresent(why -> {
+                        throw new InvalidJobException(List.of(new FieldError("pack", why)));
+                    });
+                }
                 id = jobs.submit(request, null).id();
             } catch (InvalidJobException e) {
                 err.println("error: " + e.getMessage());
@@ -111,7 +137,28 @@ final class SeedCommand implements Callable<Integer> {
         if (done.reason() != null) {
             err.println("error: job " + done.state() + ": " + done.reason());
         }
+        if (target != null && done.state() == JobState.SUCCEEDED) {
+            JobSpec seeded = done.spec();
+            return Packing.pack(running.settings(), running.store(), new TileCache(seeded.layer(),
+                    seeded.tileMatrixSet(), seeded.combinations().get(0)), seeded.format().id(),
+                    Packing.READERS, target, out, err);
+        }
         return ExitCodes.of(done.state());
+    }
+
+    /** Why the job's cache cannot be packed after it, or empty if it can. */
+    private static Optional<String> packable(JobSpec job) {
+        if (!job.tileMatrixSet().equals(TileMatrixSet.WEB_MERCATOR_QUAD)) {
+            return Optional.of("PMTiles holds WebMercatorQuad tiles; the job seeds " + job.tileMatrixSet().id());
+        }
+        if (job.mode() == Mode.TRUNCATE) {
+            return Optional.of("a truncate leaves no tiles to pack");
+        }
+        if (job.combinationCount() != 1) {
+            return Optional.of("the job seeds " + job.combinationCount() + " caches (one per combination of its "
+                    + "dimension values); pack each with 'seeder pack'");
+        }
+        return Optional.empty();
     }
 
     /**

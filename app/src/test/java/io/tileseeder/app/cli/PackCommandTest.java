@@ -63,6 +63,31 @@ class PackCommandTest {
     }
 
     @Test
+    void aSeedWithPackWritesTheArchiveOnceTheJobSucceeded(QuarkusMainLauncher launcher) throws Exception {
+        Path archive = out.resolve("world.pmtiles");
+
+        LaunchResult seed = launcher.launch("seed", "--layer", "world", "--zoom", "0-2", "--out",
+                out.resolve("tiles").toString(), "--pack", archive.toString());
+
+        assertThat(seed.exitCode()).as(describe(seed)).isZero();
+        long tiles = files(out.resolve("tiles")).stream().filter(name -> name.endsWith(".png")).count();
+        assertThat(seed.getOutput()).as(describe(seed)).contains("SUCCEEDED world z0-2")
+                .contains("packed " + tiles + " tiles of zooms 0-2 from " + out.toAbsolutePath()
+                        + "/tiles/world/WebMercatorQuad into " + archive);
+        byte[] bytes = Files.readAllBytes(archive);
+        assertThat(new String(bytes, 0, 7)).isEqualTo("PMTiles");
+        assertThat(ByteBuffer.wrap(bytes, 0, 127).order(ByteOrder.LITTLE_ENDIAN).getLong(72)).isEqualTo(tiles);
+
+        assertThat(refusal(launcher.launch("seed", "--layer", "world", "--zoom", "0-1", "--out",
+                out.resolve("other").toString(), "--pack", out.resolve("a.mbtiles").toString())))
+                .contains("--pack: '" + out.resolve("a.mbtiles") + "' does not end in .pmtiles");
+        assertThat(refusal(launcher.launch("seed", "--layer", "world", "--zoom", "0-1", "--tile-matrix-set",
+                "WorldCRS84Quad", "--out", out.resolve("other").toString(), "--pack", archive.toString())))
+                .contains("pack: PMTiles holds WebMercatorQuad tiles; the job seeds WorldCRS84Quad");
+        assertThat(files(out.resolve("other"))).as("nothing seeded for a refused job").isEmpty();
+    }
+
+    @Test
     void badArgumentsAreRefusedWithWhatIsWrong(QuarkusMainLauncher launcher) throws Exception {
         LaunchResult seed = launcher.launch("seed", "--layer", "world", "--zoom", "0-1", "--out", out.toString());
         assertThat(seed.exitCode()).as(describe(seed)).isZero();

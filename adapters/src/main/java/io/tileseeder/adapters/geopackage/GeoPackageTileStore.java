@@ -28,11 +28,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -58,6 +62,8 @@ public final class GeoPackageTileStore implements TileStore, AutoCloseable {
     private final SqliteFile sqlite;
     /** The format of each pyramid table, by table name; guarded by the file's lock. */
     private final Map<String, TileFormat> tables = new HashMap<>();
+    /** The zooms of each table known to have their row in gpkg_tile_matrix, as {@code table/z}; guarded likewise. */
+    private final Set<String> matrices = new HashSet<>();
 
     /**
      * Opens the file, creating the GeoPackage tables when it is new.
@@ -76,19 +82,27 @@ public final class GeoPackageTileStore implements TileStore, AutoCloseable {
                 create();
             }
             sqlite.createDocuments();
-            sqlite.run(sql -> {
-                try (Statement statement = sql.createStatement();
-                     ResultSet row = statement.executeQuery("SELECT table_name, format FROM tileseeder_tables")) {
-                    while (row.next()) {
-                        tables.put(row.getString(1), TileFormat.byId(row.getString(2)).orElseThrow());
-                    }
-                }
-                return null;
-            });
+            sqlite.run(this::loadTables);
         } catch (IOException e) {
             sqlite.close();
             throw e;
         }
+    }
+
+    /**
+     * Reads which tables there are, in which format, and forgets which zooms have their matrix row: at opening, and
+     * after a write that was rolled back.
+     */
+    private Void loadTables(Connection sql) throws SQLException {
+        tables.clear();
+        matrices.clear();
+        try (Statement statement = sql.createStatement();
+             ResultSet row = statement.executeQuery("SELECT table_name, format FROM tileseeder_tables")) {
+            while (row.next()) {
+                tables.put(row.getString(1), TileFormat.byId(row.getString(2)).orElseThrow());
+            }
+        }
+        return null;
     }
 
     private void create() throws IOException {
@@ -283,27 +297,47 @@ public final class GeoPackageTileStore implements TileStore, AutoCloseable {
         if (tiles.isEmpty()) {
             return;
         }
-        sqlite.transaction(sql -> {
-            long now = Instant.now().toEpochMilli();
-            for (EncodedTile tile : tiles) {
-                String table = claim(sql, tile.key());
-                addMatrix(sql, table, tile.key().tileMatrixSet(), tile.key().tile().z());
+        Map<String, List<EncodedTile>> byTable = new LinkedHashMap<>();
+        for (EncodedTile tile : tiles) {
+            byTable.computeIfAbsent(table(tile.key().cache()), t -> new ArrayList<>()).add(tile);
+        }
+        try {
+            sqlite.transaction(sql -> {
+                insert(sql, byTable);
+                return null;
+            });
+        } catch (IOException e) {
+            sqlite.run(this::loadTables);
+            throw e;
+        }
+    }
+
+    /** The tiles, table by table, within the caller's transaction. */
+    private void insert(Connection sql, Map<String, List<EncodedTile>> byTable) throws SQLException, IOException {
+        long now = Instant.now().toEpochMilli();
+        try (PreparedStatement written = sql.prepareStatement("INSERT OR REPLACE INTO tileseeder_tiles "
+                + "(table_name, zoom_level, tile_column, tile_row, written, md5) VALUES (?, ?, ?, ?, ?, ?)")) {
+            for (List<EncodedTile> group : byTable.values()) {
+                String table = null;
+                for (EncodedTile tile : group) {
+                    table = claim(sql, tile.key());
+                    addMatrix(sql, table, tile.key().tileMatrixSet(), tile.key().tile().z());
+                }
                 try (PreparedStatement put = sql.prepareStatement("INSERT OR REPLACE INTO " + quote(table)
-                        + " (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)");
-                     PreparedStatement written = sql.prepareStatement("INSERT OR REPLACE INTO tileseeder_tiles "
-                             + "(table_name, zoom_level, tile_column, tile_row, written, md5) VALUES (?, ?, ?, ?, ?, ?)")) {
-                    bind(put, 1, tile.key().tile());
-                    put.setBytes(4, tile.data());
-                    put.executeUpdate();
-                    written.setString(1, table);
-                    bind(written, 2, tile.key().tile());
-                    written.setLong(5, now);
-                    written.setString(6, Digests.md5(tile.data()));
-                    written.executeUpdate();
+                        + " (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)")) {
+                    for (EncodedTile tile : group) {
+                        bind(put, 1, tile.key().tile());
+                        put.setBytes(4, tile.data());
+                        put.executeUpdate();
+                        written.setString(1, table);
+                        bind(written, 2, tile.key().tile());
+                        written.setLong(5, now);
+                        written.setString(6, Digests.md5(tile.data()));
+                        written.executeUpdate();
+                    }
                 }
             }
-            return null;
-        });
+        }
     }
 
     @Override
@@ -457,8 +491,11 @@ public final class GeoPackageTileStore implements TileStore, AutoCloseable {
         return table;
     }
 
-    /** The zoom's row in {@code gpkg_tile_matrix}, added with its first tile. */
-    private static void addMatrix(Connection sql, String table, TileMatrixSet set, int z) throws SQLException {
+    /** The zoom's row in {@code gpkg_tile_matrix}, added with its first tile (once per table and zoom). */
+    private void addMatrix(Connection sql, String table, TileMatrixSet set, int z) throws SQLException {
+        if (!matrices.add(table + "/" + z)) {
+            return;
+        }
         TileMatrix m = set.matrix(z);
         try (PreparedStatement matrix = sql.prepareStatement("INSERT OR IGNORE INTO gpkg_tile_matrix (table_name, "
                 + "zoom_level, matrix_width, matrix_height, tile_width, tile_height, pixel_x_size, pixel_y_size) "

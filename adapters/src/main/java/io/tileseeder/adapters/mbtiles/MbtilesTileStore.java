@@ -212,44 +212,53 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
         if (tiles.isEmpty()) {
             return;
         }
-        claim(tiles.iterator().next().key());
-        for (EncodedTile tile : tiles) {
-            if (!holds(tile.key())) {
-                throw new IOException(file + " holds the layer " + layer + " in " + format
-                        + "; an MBTiles file holds one layer in one format, not " + tile.key().path());
-            }
+        try {
+            sqlite.transaction(sql -> {
+                claim(sql, tiles);
+                insert(sql, tiles);
+                return null;
+            });
+        } catch (IOException e) {
+            sqlite.run(sql -> {
+                Map<String, String> metadata = metadata(sql);
+                layer = metadata.get(LAYER);
+                format = metadata.get("format");
+                return null;
+            });
+            throw e;
         }
-        sqlite.transaction(sql -> {
-            try (PreparedStatement image = sql.prepareStatement(
-                         "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)");
-                 PreparedStatement old = sql.prepareStatement("SELECT tile_id FROM map "
-                         + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?");
-                 PreparedStatement map = sql.prepareStatement("INSERT OR REPLACE INTO map (zoom_level, "
-                         + "tile_column, tile_row, tile_id, written) VALUES (?, ?, ?, ?, ?)")) {
-                long now = Instant.now().toEpochMilli();
-                for (EncodedTile tile : tiles) {
-                    String id = Digests.md5(tile.data());
-                    image.setString(1, id);
-                    image.setBytes(2, tile.data());
-                    image.executeUpdate();
-                    bind(old, tile.key().tile());
-                    String replaced = null;
-                    try (ResultSet row = old.executeQuery()) {
-                        if (row.next()) {
-                            replaced = row.getString(1);
-                        }
-                    }
-                    bind(map, tile.key().tile());
-                    map.setString(4, id);
-                    map.setLong(5, now);
-                    map.executeUpdate();
-                    if (replaced != null && !replaced.equals(id)) {
-                        dropUnused(sql, replaced);
+    }
+
+    /** Each tile's bytes under their MD5 (once) and its row in {@code map}, within the caller's transaction. */
+    private static void insert(Connection sql, Collection<EncodedTile> tiles) throws SQLException {
+        try (PreparedStatement image = sql.prepareStatement(
+                     "INSERT OR IGNORE INTO images (tile_id, tile_data) VALUES (?, ?)");
+             PreparedStatement old = sql.prepareStatement("SELECT tile_id FROM map "
+                     + "WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?");
+             PreparedStatement map = sql.prepareStatement("INSERT OR REPLACE INTO map (zoom_level, "
+                     + "tile_column, tile_row, tile_id, written) VALUES (?, ?, ?, ?, ?)")) {
+            long now = Instant.now().toEpochMilli();
+            for (EncodedTile tile : tiles) {
+                String id = Digests.md5(tile.data());
+                image.setString(1, id);
+                image.setBytes(2, tile.data());
+                image.executeUpdate();
+                bind(old, tile.key().tile());
+                String replaced = null;
+                try (ResultSet row = old.executeQuery()) {
+                    if (row.next()) {
+                        replaced = row.getString(1);
                     }
                 }
+                bind(map, tile.key().tile());
+                map.setString(4, id);
+                map.setLong(5, now);
+                map.executeUpdate();
+                if (replaced != null && !replaced.equals(id)) {
+                    dropUnused(sql, replaced);
+                }
             }
-            return null;
-        });
+        }
     }
 
     @Override
@@ -361,38 +370,45 @@ public final class MbtilesTileStore implements TileStore, AutoCloseable {
     }
 
     private Map<String, String> metadata() throws IOException {
-        return sqlite.run(sql -> {
-            Map<String, String> metadata = new HashMap<>();
-            try (Statement statement = sql.createStatement();
-                 ResultSet row = statement.executeQuery("SELECT name, value FROM metadata")) {
-                while (row.next()) {
-                    metadata.put(row.getString(1), row.getString(2));
-                }
-            }
-            return metadata;
-        });
+        return sqlite.run(MbtilesTileStore::metadata);
     }
 
-    /** Names the file's layer and format with its first tile; refuses a tile of another layer or format. */
-    private void claim(TileKey key) throws IOException {
-        String format = formatOf(key.format()).orElseThrow(() -> new IOException(key.format().id()
-                + " mixes two image types; an MBTiles file holds one format"));
-        if (!key.tileMatrixSet().equals(SET) || !key.cache().dimensions().isEmpty()) {
-            throw new IOException(file + " holds WebMercatorQuad tiles of a layer without dimensions, not "
-                    + key.path());
+    private static Map<String, String> metadata(Connection sql) throws SQLException {
+        Map<String, String> metadata = new HashMap<>();
+        try (Statement statement = sql.createStatement();
+             ResultSet row = statement.executeQuery("SELECT name, value FROM metadata")) {
+            while (row.next()) {
+                metadata.put(row.getString(1), row.getString(2));
+            }
         }
-        sqlite.transaction(sql -> {
-            if (layer == null) {
-                putMetadata(sql, Map.of(LAYER, key.layer(), "name", key.layer(), "format", format, "type", "baselayer",
-                        "version", "1"));
-                layer = key.layer();
-                this.format = format;
-            } else if (!layer.equals(key.layer()) || !format.equals(this.format)) {
-                throw new IOException(file + " holds the layer " + layer + " in " + this.format
+        return metadata;
+    }
+
+    /**
+     * Names the file's layer and format with its first tile, within the caller's transaction (a failed one reloads
+     * them); refuses a tile of another layer, format or set, or of a layer with dimensions.
+     */
+    private void claim(Connection sql, Collection<EncodedTile> tiles) throws SQLException, IOException {
+        TileKey first = tiles.iterator().next().key();
+        if (layer == null) {
+            String named = formatOf(first.format()).orElseThrow(() -> new IOException(first.format().id()
+                    + " mixes two image types; an MBTiles file holds one format"));
+            putMetadata(sql, Map.of(LAYER, first.layer(), "name", first.layer(), "format", named, "type",
+                    "baselayer", "version", "1"));
+            layer = first.layer();
+            format = named;
+        }
+        for (EncodedTile tile : tiles) {
+            TileKey key = tile.key();
+            if (!key.tileMatrixSet().equals(SET) || !key.cache().dimensions().isEmpty()) {
+                throw new IOException(file + " holds WebMercatorQuad tiles of a layer without dimensions, not "
+                        + key.path());
+            }
+            if (!layer.equals(key.layer()) || !formatOf(key.format()).equals(Optional.of(format))) {
+                throw new IOException(file + " holds the layer " + layer + " in " + format
                         + "; an MBTiles file holds one layer in one format, not " + key.path());
             }
-            return null;
-        });
+        }
     }
 
     /** Whether the tile is of the file's cache and format (false before any tile was written). */

@@ -31,9 +31,10 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Writes a PMTiles v3 archive (the PMTiles v3 specification: a 127-byte header, a root directory within the first
  * 16 KiB, JSON metadata, leaf directories, the tile data), its directories and metadata gzip-compressed, the tiles as
- * they are given. Tiles come in ascending {@link TileId} order; a tile identical to the one before it at the next id
- * lengthens that entry's run instead of adding one, and a small tile (at most {@link Sharing#maxTileBytes}, as uniform
- * tiles of sea or land are) identical to an earlier one is stored once (by SHA-256). The data and the entries are
+ * they are given. Tiles come in ascending {@link TileId} order; a tile whose bytes equal the one's before it at the
+ * next id lengthens that entry's run instead of adding one, and a small tile (at most {@link Sharing#maxTileBytes}, as
+ * uniform tiles of sea or land are) identical to an earlier one is stored once (by SHA-256; larger ones are not
+ * hashed). The data and the entries are
  * written to temporary files as they come, the archive to another beside the target, forced to disk and renamed onto
  * the target by {@link #finish}: no half-written archive is ever under the target's name, and what a writer killed
  * before it finished left beside the target, the next writer of that target deletes. Memory is bounded whatever
@@ -105,7 +106,8 @@ public final class PmtilesWriter implements Closeable {
     private long offset;
     private int length;
     private int run;
-    private byte[] lastDigest;
+    /** The tile added last, to lengthen its run with the same bytes at the next id. */
+    private byte[] lastTile;
     private long entries;
     private long contents;
     private long dataLength;
@@ -151,7 +153,7 @@ public final class PmtilesWriter implements Closeable {
     }
 
     /**
-     * Adds a tile.
+     * Adds a tile. The writer keeps the array until the next tile is added: do not change it.
      *
      * @throws IllegalArgumentException if the id is not greater than the last one added, or the tile is empty
      */
@@ -163,18 +165,18 @@ public final class PmtilesWriter implements Closeable {
         if (tile.length == 0) {
             throw new IllegalArgumentException("tile id " + tileId + " is empty: a PMTiles tile has a length > 0");
         }
-        byte[] digest = sha256.digest(tile);
         addressed++;
-        if (id >= 0 && id + run == tileId && Arrays.equals(digest, lastDigest)) {
+        if (id >= 0 && id + run == tileId && Arrays.equals(tile, lastTile)) {
             run++;
             return;
         }
         boolean small = tile.length <= sharing.maxTileBytes();
-        Long stored = small ? shared.get(ByteBuffer.wrap(digest)) : null;
+        ByteBuffer digest = small ? ByteBuffer.wrap(sha256.digest(tile)) : null;
+        Long stored = small ? shared.get(digest) : null;
         if (stored == null) {
             stored = dataLength;
             if (small && shared.size() < sharing.maxContents()) {
-                shared.put(ByteBuffer.wrap(digest), stored);
+                shared.put(digest, stored);
             }
             dataOut.write(tile);
             dataLength += tile.length;
@@ -187,7 +189,7 @@ public final class PmtilesWriter implements Closeable {
         offset = stored;
         length = tile.length;
         run = 1;
-        lastDigest = digest;
+        lastTile = tile;
     }
 
     private void writeEntry() throws IOException {

@@ -220,15 +220,11 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     @Override
     public void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException {
         String prefix = location.objectName(cache.path() + "/" + z + "/");
-        String token = null;
-        do {
-            String after = token;
-            ListObjectsV2Response page = requests.run("list", List.of(prefix), p -> listPage(p, after)).get(prefix);
+        eachPage(prefix, page -> {
             for (var item : page.result().contents()) {
                 TileKey.tileOf(z, item.objectName().substring(prefix.length()), format).ifPresent(each);
             }
-            token = page.result().isTruncated() ? page.result().nextContinuationToken() : null;
-        } while (token != null);
+        });
     }
 
     @Override
@@ -294,22 +290,34 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     public long deleteCache(TileCache cache) throws IOException {
         String prefix = location.objectName(cache.path() + "/");
         List<String> documents = new ArrayList<>();
-        long deleted = 0;
-        String token = null;
-        do {
-            String after = token;
-            ListObjectsV2Response page = requests.run("list", List.of(prefix), p -> listPage(p, after)).get(prefix);
+        long[] deleted = {0};
+        eachPage(prefix, page -> {
             List<String> objects = new ArrayList<>();
             for (var item : page.result().contents()) {
                 String name = item.objectName();
                 (name.indexOf('/', prefix.length()) < 0 ? documents : objects).add(name);
             }
             requests.run("delete", batches(objects), this::deleteBatch);
-            deleted += objects.size();
+            deleted[0] += objects.size();
+        });
+        requests.run("delete", batches(documents), this::deleteBatch);
+        return deleted[0] + documents.size();
+    }
+
+    /** What is done with each page of a listing. */
+    private interface PageAction {
+        void accept(ListObjectsV2Response page) throws IOException;
+    }
+
+    /** Lists every object below the prefix, a page (1000) at a time, each page handled before the next is asked. */
+    private void eachPage(String prefix, PageAction action) throws IOException {
+        String token = null;
+        do {
+            String after = token;
+            ListObjectsV2Response page = requests.run("list", List.of(prefix), p -> listPage(p, after)).get(prefix);
+            action.accept(page);
             token = page.result().isTruncated() ? page.result().nextContinuationToken() : null;
         } while (token != null);
-        requests.run("delete", batches(documents), this::deleteBatch);
-        return deleted + documents.size();
     }
 
     private CompletableFuture<ListObjectsV2Response> listPage(String prefix, String token) {

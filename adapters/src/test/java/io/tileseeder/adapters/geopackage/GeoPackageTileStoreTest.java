@@ -113,6 +113,22 @@ class GeoPackageTileStoreTest extends SqliteStoreContract<GeoPackageTileStore> {
                 + "another tool wrote");
     }
 
+    /** A write refused half way is rolled back whole: the table it created, and its format, are gone. */
+    @Test
+    void aRefusedWriteCreatesNoTable() throws Exception {
+        assertThatThrownBy(() -> store.write(List.of(tile("world", TMS, 1, 0, 0, "png"), new EncodedTile(new TileKey(
+                new TileCache("radar", TMS, new DimensionValues(Map.of("TIME", "2026"))), TileCoord.of(1, 0, 0),
+                TileFormat.PNG), bytes("x"))))).hasMessageContaining("holds caches of layers without dimensions");
+        assertThat(query("SELECT count(*) FROM gpkg_contents")).containsExactly("0");
+
+        store.write(List.of(new EncodedTile(new TileKey("world", TMS, TileCoord.of(1, 0, 0), TileFormat.JPEG),
+                bytes("jpeg"))));
+
+        assertThat(query("SELECT format FROM tileseeder_tables")).containsExactly("jpeg");
+        assertThat(query("SELECT zoom_level FROM gpkg_tile_matrix")).as("the zoom's matrix row written again")
+                .containsExactly("1");
+    }
+
     @Test
     void whatIsWrittenIsThereWhenTheFileIsOpenedAgain() throws Exception {
         store.write(List.of(tile("world", TMS, 2, 1, 1, "kept")));

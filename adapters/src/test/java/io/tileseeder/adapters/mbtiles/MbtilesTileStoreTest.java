@@ -128,6 +128,21 @@ class MbtilesTileStoreTest extends SqliteStoreContract<MbtilesTileStore> {
         assertThat(store.read(key(1, 0, 0))).hasValueSatisfying(b -> assertThat(b).isEqualTo(bytes("world")));
     }
 
+    /** A write refused half way is rolled back whole, the layer and format it would have named included. */
+    @Test
+    void aRefusedFirstWriteNamesNoLayer() throws Exception {
+        assertThatThrownBy(() -> store.write(List.of(tile(1, 0, 0, bytes("world")), new EncodedTile(new TileKey(
+                "other", TMS, TileCoord.of(1, 1, 0), TileFormat.PNG), bytes("other"))))).hasMessageContaining(
+                "holds the layer world in png; an MBTiles file holds one layer in one format");
+        assertThat(query("SELECT count(*) FROM map")).containsExactly("0");
+
+        store.write(List.of(new EncodedTile(new TileKey("other", TMS, TileCoord.of(1, 1, 0), TileFormat.JPEG),
+                bytes("other"))));
+
+        assertThat(query("SELECT value FROM metadata WHERE name IN ('tileseeder_layer', 'format') ORDER BY name"))
+                .containsExactly("jpg", "other");
+    }
+
     @Test
     void whatIsWrittenIsThereWhenTheFileIsOpenedAgain() throws Exception {
         store.write(List.of(tile(2, 1, 1, bytes("kept"))));

@@ -14,8 +14,13 @@ import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,6 +37,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,11 +150,13 @@ class CachePackerIT {
             port = socket.getLocalPort();
         }
         Process server = new ProcessBuilder(READER.toString(), "serve", archive.getParent().toString(),
-                "--interface=127.0.0.1", "--port=" + port, "--quiet").redirectErrorStream(true)
-                .redirectOutput(dir.resolve("serve.log").toFile()).start();
+                "--interface=127.0.0.1", "--port=" + port).redirectErrorStream(true).start();
+        CountDownLatch serving = new CountDownLatch(1);
+        Thread log = Thread.ofVirtual().start(() -> drain(server, serving));
         try (HttpClient http = HttpClient.newHttpClient()) {
             String base = "http://127.0.0.1:" + port + "/world/";
-            awaitAnswer(http, base + "0/0/0.png", server);
+            assertThat(serving.await(30, TimeUnit.SECONDS)).as("go-pmtiles serve says it serves").isTrue();
+            awaitListening(port, server);
             int checked = 0;
             for (Map.Entry<TileCoord, byte[]> tile : tiles.entrySet()) {
                 TileCoord t = tile.getKey();
@@ -163,19 +172,38 @@ class CachePackerIT {
         } finally {
             server.destroy();
             server.waitFor();
+            log.join();
         }
     }
 
-    private static void awaitAnswer(HttpClient http, String url, Process server) throws Exception {
-        Instant deadline = Instant.now().plusSeconds(30);
+    /** Reads what go-pmtiles prints, to its end, counting {@code serving} down at its "Serving" line. */
+    private static void drain(Process server, CountDownLatch serving) {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.contains("Serving")) {
+                    serving.countDown();
+                }
+            }
+        } catch (IOException e) {
+            // the process is gone: nothing more to read
+        }
+    }
+
+    /**
+     * go-pmtiles prints its "Serving" line just before it listens: connects until it does (a refused connection comes
+     * back at once), at most 10 s.
+     */
+    private static void awaitListening(int port, Process server) throws IOException {
+        Instant deadline = Instant.now().plusSeconds(10);
         while (true) {
-            try {
-                get(http, url);
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
                 return;
-            } catch (IOException e) {
+            } catch (ConnectException e) {
                 assertThat(server.isAlive()).as("go-pmtiles serve is running").isTrue();
-                assertThat(Instant.now()).as("go-pmtiles serve answers within 30 s").isBefore(deadline);
-                Thread.sleep(20);
+                assertThat(Instant.now()).as("go-pmtiles serve listens within 10 s of saying so").isBefore(deadline);
+                Thread.onSpinWait();
             }
         }
     }

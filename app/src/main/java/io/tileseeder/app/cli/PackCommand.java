@@ -49,7 +49,8 @@ final class PackCommand implements Callable<Integer> {
     String format;
 
     @Option(names = "--readers", paramLabel = "N", defaultValue = "" + Packing.READERS,
-            description = "Tiles read at once (default: ${DEFAULT-VALUE}).")
+            description = "Tiles read at once, a thread each, at most " + Packing.MAX_READERS
+                    + " (default: ${DEFAULT-VALUE}).")
     int readers;
 
     PackCommand(Engines engines) {
@@ -70,8 +71,9 @@ final class PackCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (readers < 1) {
-            throw new ParameterException(spec.commandLine(), "--readers must be at least 1, got " + readers);
+        if (readers < 1 || readers > Packing.MAX_READERS) {
+            throw new ParameterException(spec.commandLine(), "--readers must be 1 to " + Packing.MAX_READERS
+                    + ", got " + readers);
         }
         PrintWriter err = spec.commandLine().getErr();
         TileStore store;

@@ -32,6 +32,8 @@ final class Packing {
 
     /** Tiles read at once unless {@code --readers} says otherwise. */
     static final int READERS = 4;
+    /** At most this many: each is a thread, and an S3 store's requests in flight. */
+    static final int MAX_READERS = 64;
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The archive's Content-Type on S3: PMTiles has no registered media type; clients read it by range requests. */
     private static final String ARCHIVE_TYPE = "application/octet-stream";

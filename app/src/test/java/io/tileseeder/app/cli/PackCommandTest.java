@@ -109,7 +109,9 @@ class PackCommandTest {
         assertThat(refusal(launcher.launch("pack", "--format", "tiff", cache, archive)))
                 .contains("--format: unknown 'tiff'; one of png, png8, jpeg");
         assertThat(refusal(launcher.launch("pack", "--readers", "0", cache, archive)))
-                .contains("--readers must be at least 1, got 0");
+                .contains("--readers must be 1 to 64, got 0");
+        assertThat(refusal(launcher.launch("pack", "--readers", "1000", cache, archive)))
+                .contains("--readers must be 1 to 64, got 1000");
         assertThat(files(out)).as("no archive, no temporary file").noneMatch(name -> name.contains("pmtiles"));
     }
 }

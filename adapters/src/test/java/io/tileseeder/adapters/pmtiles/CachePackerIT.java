@@ -2,6 +2,7 @@ package io.tileseeder.adapters.pmtiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tileseeder.adapters.FreePorts;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.s3.S3Location;
 import io.tileseeder.adapters.s3.S3Options;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -145,10 +145,7 @@ class CachePackerIT {
 
     /** Every tile through go-pmtiles's own server, and one the cache does not hold, which it must not find. */
     private void assertReadBack(Path archive, Map<TileCoord, byte[]> tiles, TileCoord missing) throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = FreePorts.next();
         Process server = new ProcessBuilder(READER.toString(), "serve", archive.getParent().toString(),
                 "--interface=127.0.0.1", "--port=" + port).redirectErrorStream(true).start();
         CountDownLatch serving = new CountDownLatch(1);

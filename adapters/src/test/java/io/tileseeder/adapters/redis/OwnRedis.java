@@ -1,8 +1,8 @@
 package io.tileseeder.adapters.redis;
 
+import io.tileseeder.adapters.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,11 +29,7 @@ public final class OwnRedis implements AutoCloseable {
 
     /** Starts a server on a free port with its data in {@code dir}. */
     public static OwnRedis start(Path dir) throws IOException, InterruptedException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        OwnRedis redis = new OwnRedis(Files.createDirectories(dir), port);
+        OwnRedis redis = new OwnRedis(Files.createDirectories(dir), FreePorts.next());
         redis.start();
         return redis;
     }

@@ -62,6 +62,10 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String address = HttpServer.apiHost();
+        if (port == managementPort) {
+            spec.commandLine().getErr().println(samePort(port));
+            return ExitCodes.USAGE;
+        }
         try {
             if (access.enabled()) {
                 access.tokens();
@@ -92,5 +96,14 @@ final class ServeCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         Quarkus.waitForExit();
         return 0;
+    }
+
+    /**
+     * The refusal of one port for both servers: they would share its socket, and each connection would reach one of
+     * them in turn, so some API requests would get the management interface's 404.
+     */
+    static String samePort(int port) {
+        return "error: --port and --management-port are both " + port + ": the API and its health and metrics "
+                + "need a port each";
     }
 }

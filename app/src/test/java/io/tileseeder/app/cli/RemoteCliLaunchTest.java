@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;
 import io.quarkus.test.junit.main.QuarkusMainTest;
+import io.tileseeder.adapters.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 
 /** {@code seeder wait} as the application runs it, against a server that is not there. */
@@ -17,10 +17,7 @@ class RemoteCliLaunchTest {
 
     @Test
     void waitOnAServerThatIsDownExitsOneWithOneErrorLineAtItsTimeout(QuarkusMainLauncher launcher) throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = FreePorts.next();
         String server = "http://127.0.0.1:" + port;
 
         LaunchResult result = launcher.launch("wait", "--server", server, "--timeout", "2s", "some-job");

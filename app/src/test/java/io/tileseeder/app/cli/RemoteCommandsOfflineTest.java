@@ -2,11 +2,11 @@ package io.tileseeder.app.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tileseeder.adapters.FreePorts;
 import io.tileseeder.app.cli.RemoteCommandsTest.Run;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -24,7 +24,7 @@ class RemoteCommandsOfflineTest {
 
     @Test
     void submittingToAServerThatIsDownIsOneLineAndExitStatusOne() throws IOException {
-        String server = "http://127.0.0.1:" + freePort();
+        String server = "http://127.0.0.1:" + FreePorts.next();
 
         Run submitted = run("submit", "--server", server, "--layer", "world", "--zoom", "0-1", "--wait");
 
@@ -41,7 +41,7 @@ class RemoteCommandsOfflineTest {
      */
     @Test
     void waitAsksAServerThatIsDownAgainUntilItsTimeoutThenExitsOne() throws IOException {
-        String server = "http://127.0.0.1:" + freePort();
+        String server = "http://127.0.0.1:" + FreePorts.next();
 
         Run waited = run("wait", "--server", server, "--timeout", "2s", "some-job");
 
@@ -93,12 +93,6 @@ class RemoteCommandsOfflineTest {
                 "--metatile", "--refresh-before", "--label");
         assertThat(seed).contains("--layer", "--zoom", "--bbox", "--tile-matrix-set", "--format", "--mode",
                 "--metatile", "--refresh-before", "--label");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private static Run run(String... args) {

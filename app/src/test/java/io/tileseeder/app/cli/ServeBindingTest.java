@@ -10,8 +10,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;
 import io.quarkus.test.junit.main.QuarkusMainTest;
+import io.tileseeder.adapters.FreePorts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -74,19 +74,11 @@ class ServeBindingTest {
      */
     public static class EveryInterface implements QuarkusTestProfile {
 
-        static final int PORT = freePort();
+        static final int PORT = FreePorts.next();
 
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("quarkus.http.host", "0.0.0.0", "quarkus.http.test-port", String.valueOf(PORT));
-        }
-
-        private static int freePort() {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                return socket.getLocalPort();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 }

@@ -36,6 +36,16 @@ class ServeCommandTest {
     }
 
     @Test
+    void onePortForTheApiAndTheManagementInterfaceIsRefused(QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch("serve", "--port", "8080", "--management-port", "8080", "--out",
+                out.toString());
+
+        assertThat(refusal(result)).isEqualTo("error: --port and --management-port are both 8080: the API and its "
+                + "health and metrics need a port each");
+        assertThat(files(out)).isEmpty();
+    }
+
+    @Test
     void aHostHttpIsNotOnIsRefusedTellingHowToStartIt(QuarkusMainLauncher launcher) {
         LaunchResult result = launcher.launch("serve", "--host", "127.0.0.2", "--port", "1", "--out", out.toString());
 

@@ -7,12 +7,12 @@ import io.minio.MinioClient;
 import io.minio.RemoveObjectArgs;
 import io.minio.Result;
 import io.minio.messages.Item;
+import io.tileseeder.adapters.FreePorts;
 import io.tileseeder.adapters.kafka.KafkaClients;
 import io.tileseeder.adapters.kafka.KafkaJobEventSink;
 import io.tileseeder.app.testing.EventRecords;
 import io.tileseeder.message.JobEvent;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -156,7 +156,7 @@ final class Cluster implements AutoCloseable {
      * interface on free ports, {@code worker} with its management interface on one; does not wait for it.
      */
     SeederProcess start(String name, String command, String... args) throws IOException {
-        return start(name, command, freePort(), freePort(), args);
+        return start(name, command, FreePorts.next(), FreePorts.next(), args);
     }
 
     private SeederProcess start(String name, String command, int port, int managementPort, String... args)
@@ -326,12 +326,6 @@ final class Cluster implements AutoCloseable {
     MinioClient minio() {
         return MinioClient.builder().endpoint(env.get("SEEDER_S3_ENDPOINT"))
                 .credentials(env.get("SEEDER_S3_ACCESS_KEY"), env.get("SEEDER_S3_SECRET_KEY")).build();
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     @Override

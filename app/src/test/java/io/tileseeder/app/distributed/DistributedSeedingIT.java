@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tileseeder.adapters.FreePorts;
 import io.tileseeder.adapters.kafka.DevKafka;
 import io.tileseeder.adapters.redis.OwnRedis;
 import io.tileseeder.adapters.redis.RedisJobStore;
@@ -796,7 +797,7 @@ class DistributedSeedingIT {
 
     @Test
     void anUnreachableServiceAtStartUpIsOneClearErrorNotAStackTrace(TestInfo info) throws Exception {
-        String closed = "127.0.0.1:" + Cluster.freePort();
+        String closed = "127.0.0.1:" + FreePorts.next();
         Map<String, String> cases = Map.of(
                 "SEEDER_KAFKA_BOOTSTRAP", closed, "SEEDER_REDIS_URL", "redis://" + closed,
                 "SEEDER_S3_ENDPOINT", "http://" + closed);

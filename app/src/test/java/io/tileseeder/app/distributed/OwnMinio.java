@@ -1,5 +1,6 @@
 package io.tileseeder.app.distributed;
 
+import io.tileseeder.adapters.FreePorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,7 +28,7 @@ final class OwnMinio implements AutoCloseable {
     }
 
     static OwnMinio start(Path data) throws IOException, InterruptedException {
-        OwnMinio minio = new OwnMinio(Files.createDirectories(data), Cluster.freePort());
+        OwnMinio minio = new OwnMinio(Files.createDirectories(data), FreePorts.next());
         minio.restart();
         return minio;
     }
@@ -39,7 +40,7 @@ final class OwnMinio implements AutoCloseable {
     /** Starts the server (again, on the same port and data) and waits until it is ready. */
     void restart() throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(List.of(Cluster.required("SEEDER_MINIO_BIN"), "server",
-                data.toString(), "--address", "127.0.0.1:" + port, "--console-address", "127.0.0.1:" + Cluster.freePort()))
+                data.toString(), "--address", "127.0.0.1:" + port, "--console-address", "127.0.0.1:" + FreePorts.next()))
                 .redirectErrorStream(true).redirectOutput(data.resolveSibling("minio.log").toFile());
         builder.environment().put("MINIO_ROOT_USER", Cluster.required("SEEDER_S3_ACCESS_KEY"));
         builder.environment().put("MINIO_ROOT_PASSWORD", Cluster.required("SEEDER_S3_SECRET_KEY"));

@@ -102,6 +102,8 @@ namespace="{{ .Release.Namespace }}"
 - name: SEEDER_STORE_PUBLIC_URL
   value: {{ . | quote }}
 {{- end }}
+- name: SEEDER_STORE_LAYOUT
+  value: {{ .Values.store.layout | quote }}
 {{- with .Values.s3.endpoint }}
 - name: SEEDER_S3_ENDPOINT
   value: {{ . | quote }}

@@ -94,6 +94,16 @@ public interface SeederConfig {
          * URL or the S3 endpoint's path-style URL of the bucket and prefix.
          */
         Optional<String> publicUrl();
+
+        /**
+         * How a folder or an object store names the tiles below it: {@code xyz} ({layer}/{tileMatrixSet}/{z}/{x}/{y},
+         * row 0 at the top), {@code tms} (the same with row 0 at the bottom, as TMS and gdal2tiles count),
+         * {@code wmts} ({layer}/default/{tileMatrixSet}/{z}/{y}/{x}, WMTS's RESTful order, as TileCloud-chain writes)
+         * or {@code quadkey} (Bing's keys, all in the cache's folder, as MapProxy's quadkey layout; quad sets from one
+         * tile at zoom 0 only). MBTiles and GeoPackage files have their own.
+         */
+        @WithDefault("xyz")
+        String layout();
     }
 
     /** Kafka, for the distributed mode. */

@@ -22,10 +22,11 @@ public interface TileStore {
 
     /**
      * Why this store cannot hold a job's tiles, or empty when it can: a single-file store holds one cache (one layer,
-     * one tile matrix set, one format). Asked when a job is submitted, so that such a job is refused at once.
+     * one tile matrix set, one format), a layout may not name the tiles of every set. Asked when a job is submitted,
+     * so that such a job is refused at once.
      */
     default Optional<FieldError> refuses(JobSpec job) {
-        return Optional.empty();
+        return layout().refuses(job.tileMatrixSet()).map(reason -> new FieldError("tileMatrixSet", reason));
     }
 
     /** When the tile was last written, or empty if there is no such tile. */
@@ -113,10 +114,15 @@ public interface TileStore {
 
     /**
      * The URL at which clients read the store's root, without a trailing slash: a tile is at
-     * {@code {publicUrl}/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}. The TileJSON and the WMTS capabilities beside the
-     * tiles name them with it.
+     * {@code {publicUrl}/{its path in the layout}} ({@link #layout}). The TileJSON and the WMTS capabilities beside
+     * the tiles name them with it.
      */
     String publicUrl();
+
+    /** How the store names its tiles below its root; a file store (MBTiles, GeoPackage) has its own, given as xyz. */
+    default Layout layout() {
+        return Layout.XYZ;
+    }
 
     /** Where tiles go, for people: a folder or a URL. */
     String describe();

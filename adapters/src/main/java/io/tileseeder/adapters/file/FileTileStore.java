@@ -1,8 +1,10 @@
 package io.tileseeder.adapters.file;
 
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
@@ -50,16 +52,28 @@ public final class FileTileStore implements TileStore {
 
     private final Path root;
     private final String publicUrl;
+    private final Layout layout;
+
+    /** A store in the xyz layout whose clients read it as files: its public URL is the root's {@code file:} URL. */
+    public FileTileStore(Path root) {
+        this(root, Layout.XYZ);
+    }
 
     /** A store whose clients read it as files: its public URL is the root's {@code file:} URL. */
-    public FileTileStore(Path root) {
-        this(root, root.toAbsolutePath().normalize().toUri().toString().replaceAll("/+$", ""));
+    public FileTileStore(Path root, Layout layout) {
+        this(root, root.toAbsolutePath().normalize().toUri().toString().replaceAll("/+$", ""), layout);
     }
 
     /** @param publicUrl where clients read the root folder, e.g. the web server that serves it */
-    public FileTileStore(Path root, String publicUrl) {
+    public FileTileStore(Path root, String publicUrl, Layout layout) {
         this.root = root.toAbsolutePath().normalize();
         this.publicUrl = publicUrl;
+        this.layout = layout;
+    }
+
+    @Override
+    public Layout layout() {
+        return layout;
     }
 
     @Override
@@ -84,7 +98,7 @@ public final class FileTileStore implements TileStore {
      * @throws IllegalArgumentException for a key outside the store, or not a path at all
      */
     public Path pathOf(TileKey key) {
-        Path path = root.resolve(key.path()).normalize();
+        Path path = root.resolve(layout.path(key)).normalize();
         if (!path.startsWith(root)) {
             throw new IllegalArgumentException("tile " + key.path() + " is outside the store " + root);
         }
@@ -99,12 +113,22 @@ public final class FileTileStore implements TileStore {
     }
 
     /**
-     * Whether the zoom's folder holds a file, in it or in one of its column folders: a column folder that deletions
-     * (a truncate) left empty does not count, as on S3, where no folder outlives its objects. Lists the zoom's folder
-     * and its column folders until one holds an entry: one or two listings while the zoom holds tiles.
+     * Whether the zoom's folder holds a file, in it or in one of its column (or row) folders: a column folder that
+     * deletions (a truncate) left empty does not count, as on S3, where no folder outlives its objects. Lists the
+     * zoom's folder and its column folders until one holds an entry: one or two listings while the zoom holds tiles.
+     * In the quadkey layout, whose tiles of all zooms share the cache's folder, the folder is read until a tile of the
+     * zoom turns up.
      */
     @Override
     public boolean hasTiles(TileCache cache, int z) throws IOException {
+        if (layout == Layout.QUADKEY) {
+            try (DirectoryStream<Path> entries = Files.newDirectoryStream(metadataPath(cache, ""),
+                    entry -> layout.isTileOfZoom(entry.getFileName().toString(), z))) {
+                return entries.iterator().hasNext();
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                return false;
+            }
+        }
         Path folder = metadataPath(cache, Integer.toString(z));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(folder)) {
             for (Path entry : entries) {
@@ -127,16 +151,27 @@ public final class FileTileStore implements TileStore {
         }
     }
 
-    /** Lists the zoom's column folders, then each one's files. */
+    /** Lists the zoom's column (or row) folders, then each one's files; in the quadkey layout, the cache's folder. */
     @Override
     public void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException {
+        TileMatrixSet set = cache.tileMatrixSet();
+        if (layout == Layout.QUADKEY) {
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(metadataPath(cache, ""))) {
+                for (Path file : files) {
+                    layout.tileOf(set, z, file.getFileName().toString(), format).ifPresent(each);
+                }
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                // a cache without a folder holds no tile
+            }
+            return;
+        }
         Path zoom = metadataPath(cache, Integer.toString(z));
         try (DirectoryStream<Path> columns = Files.newDirectoryStream(zoom, Files::isDirectory)) {
             for (Path column : columns) {
                 String x = column.getFileName().toString();
                 try (DirectoryStream<Path> files = Files.newDirectoryStream(column)) {
                     for (Path file : files) {
-                        TileKey.tileOf(z, x + "/" + file.getFileName(), format).ifPresent(each);
+                        layout.tileOf(set, z, x + "/" + file.getFileName(), format).ifPresent(each);
                     }
                 } catch (NoSuchFileException e) {
                     // a column deleted while the zoom is listed holds no tile
@@ -234,7 +269,7 @@ public final class FileTileStore implements TileStore {
         return found;
     }
 
-    /** Deletes the files below the folder, those directly in it last, then the folders left empty. */
+    /** Deletes the tiles below the folder, then the documents directly in it, then the folders left empty. */
     @Override
     public long deleteCache(TileCache cache) throws IOException {
         Path folder = metadataPath(cache, "");
@@ -248,7 +283,7 @@ public final class FileTileStore implements TileStore {
             for (Path path : (Iterable<Path>) paths::iterator) {
                 if (Files.isDirectory(path)) {
                     folders.add(path);
-                } else if (path.getParent().equals(folder)) {
+                } else if (!layout.isTile(folder.relativize(path).toString().replace(File.separatorChar, '/'))) {
                     documents.add(path);
                 } else if (Files.deleteIfExists(path)) {
                     deleted++;
@@ -284,9 +319,10 @@ public final class FileTileStore implements TileStore {
 
     /** Where a document (or a zoom's folder) beside a cache's tiles lives: always below {@link #root()}. */
     private Path metadataPath(TileCache cache, String name) {
-        Path path = root.resolve(cache.path()).resolve(name).normalize();
+        String folder = layout.folder(cache);
+        Path path = root.resolve(folder).resolve(name).normalize();
         if (!path.startsWith(root)) {
-            throw new IllegalArgumentException("document " + cache.path() + "/" + name
+            throw new IllegalArgumentException("document " + folder + "/" + name
                     + " is outside the store " + root);
         }
         return path;

@@ -94,7 +94,7 @@ public final class CachePacker {
                 }
             }
             if (ids.size() == 0) {
-                throw new IOException(store.describe() + "/" + cache.path() + " holds no " + format.id()
+                throw new IOException(store.describe() + "/" + store.layout().folder(cache) + " holds no " + format.id()
                         + " tile of zooms " + minZoom + "-" + maxZoom);
             }
             try (PmtilesWriter writer = new PmtilesWriter(target, limits.sharing())) {

@@ -1,6 +1,7 @@
 package io.tileseeder.adapters.s3;
 
 import io.tileseeder.outage.RetryPolicy;
+import io.tileseeder.port.Layout;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -17,9 +18,11 @@ import java.util.Objects;
  * @param tcpNoDelay     TCP_NODELAY on the sockets; off only to measure what it is worth
  * @param publicUrl      where clients read the store's root ({@link S3TileStore#publicUrl}); null: the endpoint's
  *                       path-style URL of the bucket and prefix
+ * @param layout         how the objects of tiles are named below the prefix
  */
 public record S3Options(int maxInFlight, RetryPolicy retry, String cacheControl, Duration connectTimeout,
-                        Duration requestTimeout, boolean ensureBucket, boolean tcpNoDelay, String publicUrl) {
+                        Duration requestTimeout, boolean ensureBucket, boolean tcpNoDelay, String publicUrl,
+                        Layout layout) {
 
     public static final int DEFAULT_MAX_IN_FLIGHT = 32;
     public static final String DEFAULT_CACHE_CONTROL = "public, max-age=86400";
@@ -29,6 +32,7 @@ public record S3Options(int maxInFlight, RetryPolicy retry, String cacheControl,
             throw new IllegalArgumentException("maxInFlight must be at least 1, not " + maxInFlight);
         }
         Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(cacheControl, "cacheControl");
         if (cacheControl.isBlank() || cacheControl.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             throw new IllegalArgumentException("invalid Cache-Control value '" + cacheControl + "'");
@@ -40,34 +44,42 @@ public record S3Options(int maxInFlight, RetryPolicy retry, String cacheControl,
         }
     }
 
-    /** 32 in flight, {@link RetryPolicy#DEFAULT}, {@code public, max-age=86400}, 5 s to connect, 60 s stalls. */
+    /**
+     * 32 in flight, {@link RetryPolicy#DEFAULT}, {@code public, max-age=86400}, 5 s to connect, 60 s stalls, the xyz
+     * layout.
+     */
     public static S3Options defaults() {
         return new S3Options(DEFAULT_MAX_IN_FLIGHT, RetryPolicy.DEFAULT, DEFAULT_CACHE_CONTROL,
-                Duration.ofSeconds(5), Duration.ofSeconds(60), true, true, null);
+                Duration.ofSeconds(5), Duration.ofSeconds(60), true, true, null, Layout.XYZ);
     }
 
     public S3Options withMaxInFlight(int value) {
         return new S3Options(value, retry, cacheControl, connectTimeout, requestTimeout, ensureBucket, tcpNoDelay,
-                publicUrl);
+                publicUrl, layout);
     }
 
     public S3Options withRetry(RetryPolicy value) {
         return new S3Options(maxInFlight, value, cacheControl, connectTimeout, requestTimeout, ensureBucket,
-                tcpNoDelay, publicUrl);
+                tcpNoDelay, publicUrl, layout);
     }
 
     public S3Options withCacheControl(String value) {
         return new S3Options(maxInFlight, retry, value, connectTimeout, requestTimeout, ensureBucket, tcpNoDelay,
-                publicUrl);
+                publicUrl, layout);
     }
 
     public S3Options withEnsureBucket(boolean value) {
         return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, value, tcpNoDelay,
-                publicUrl);
+                publicUrl, layout);
     }
 
     public S3Options withPublicUrl(String value) {
         return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, ensureBucket,
-                tcpNoDelay, value);
+                tcpNoDelay, value, layout);
+    }
+
+    public S3Options withLayout(Layout value) {
+        return new S3Options(maxInFlight, retry, cacheControl, connectTimeout, requestTimeout, ensureBucket,
+                tcpNoDelay, publicUrl, value);
     }
 }

@@ -19,6 +19,7 @@ import io.tileseeder.grid.TileCoord;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.StoredTile;
 import io.tileseeder.port.TileCache;
@@ -138,14 +139,24 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         return endpoint;
     }
 
-    /** The object name of a tile: {@code {prefix}/{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}}. */
-    public String objectName(TileKey key) {
-        return location.objectName(key.path());
+    @Override
+    public Layout layout() {
+        return options.layout();
     }
 
-    /** The object name of a document beside a cache's tiles: {@code {prefix}/{cache}/{name}}. */
+    /** The object name of a tile: {@code {prefix}/{its path in the layout}}. */
+    public String objectName(TileKey key) {
+        return location.objectName(options.layout().path(key));
+    }
+
+    /** The object name of a document beside a cache's tiles: {@code {prefix}/{cache's folder}/{name}}. */
     public String metadataObjectName(TileCache cache, String name) {
-        return location.objectName(cache.path() + "/" + name);
+        return location.objectName(folder(cache) + name);
+    }
+
+    /** The cache's folder in the layout, ending with /, below the prefix. */
+    private String folder(TileCache cache) {
+        return options.layout().folder(cache) + "/";
     }
 
     @Override
@@ -181,11 +192,26 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         return value.matches("[0-9a-f]{32}") ? value : null;
     }
 
-    /** One ListObjectsV2 of at most one key below the zoom's prefix. */
+    /**
+     * One ListObjectsV2 of at most one key below the zoom's prefix; in the quadkey layout, whose tiles of all zooms
+     * share the cache's folder, the folder's listing (without its subfolders) page by page until a tile of the zoom
+     * turns up.
+     */
     @Override
     public boolean hasTiles(TileCache cache, int z) throws IOException {
-        String prefix = location.objectName(cache.path() + "/" + z + "/");
-        return requests.run("list", List.of(prefix), this::anyBelow).get(prefix);
+        Layout layout = options.layout();
+        String prefix = location.objectName(folder(cache) + layout.zoomFolder(z));
+        if (layout != Layout.QUADKEY) {
+            return requests.run("list", List.of(prefix), this::anyBelow).get(prefix);
+        }
+        boolean[] found = {false};
+        eachPage(prefix, "/", page -> {
+            for (var item : page.result().contents()) {
+                found[0] |= layout.isTileOfZoom(item.objectName().substring(prefix.length()), z);
+            }
+            return !found[0];
+        });
+        return found[0];
     }
 
     /**
@@ -194,7 +220,7 @@ public final class S3TileStore implements TileStore, AutoCloseable {
      */
     @Override
     public List<String> cachesWith(TileCache cache, int depth, String document) throws IOException {
-        String root = location.objectName(cache.path() + "/");
+        String root = location.objectName(folder(cache));
         List<String> level = List.of(root);
         for (int d = 0; d < depth; d++) {
             List<String> next = new ArrayList<>();
@@ -216,14 +242,20 @@ public final class S3TileStore implements TileStore, AutoCloseable {
         return found;
     }
 
-    /** Lists the zoom's prefix a page (1000 objects) at a time, keeping the names {@code {x}/{y}.{ext}}. */
+    /**
+     * Lists the zoom's prefix a page (1000 objects) at a time, keeping the names of its tiles ({@code {x}/{y}.{ext}}
+     * in the xyz layout); in the quadkey layout, the cache's folder without its subfolders.
+     */
     @Override
     public void list(TileCache cache, int z, TileFormat format, Consumer<TileCoord> each) throws IOException {
-        String prefix = location.objectName(cache.path() + "/" + z + "/");
-        eachPage(prefix, page -> {
+        Layout layout = options.layout();
+        String prefix = location.objectName(folder(cache) + layout.zoomFolder(z));
+        eachPage(prefix, layout == Layout.QUADKEY ? "/" : null, page -> {
             for (var item : page.result().contents()) {
-                TileKey.tileOf(z, item.objectName().substring(prefix.length()), format).ifPresent(each);
+                layout.tileOf(cache.tileMatrixSet(), z, item.objectName().substring(prefix.length()), format)
+                        .ifPresent(each);
             }
+            return true;
         });
     }
 
@@ -283,45 +315,57 @@ public final class S3TileStore implements TileStore, AutoCloseable {
     }
 
     /**
-     * Lists the objects below the cache's prefix a page (1000) at a time, deleting each page's in one DeleteObjects as
-     * it goes, except the documents directly in the folder, deleted last.
+     * Lists the objects below the cache's prefix a page (1000) at a time, deleting each page's tiles in one
+     * DeleteObjects as it goes; the documents directly in the folder are deleted last.
      */
     @Override
     public long deleteCache(TileCache cache) throws IOException {
-        String prefix = location.objectName(cache.path() + "/");
+        String prefix = location.objectName(folder(cache));
         List<String> documents = new ArrayList<>();
         long[] deleted = {0};
-        eachPage(prefix, page -> {
+        eachPage(prefix, null, page -> {
             List<String> objects = new ArrayList<>();
             for (var item : page.result().contents()) {
                 String name = item.objectName();
-                (name.indexOf('/', prefix.length()) < 0 ? documents : objects).add(name);
+                (options.layout().isTile(name.substring(prefix.length())) ? objects : documents).add(name);
             }
             requests.run("delete", batches(objects), this::deleteBatch);
             deleted[0] += objects.size();
+            return true;
         });
         requests.run("delete", batches(documents), this::deleteBatch);
         return deleted[0] + documents.size();
     }
 
-    /** What is done with each page of a listing. */
+    /** What is done with each page of a listing; false to stop listing. */
     private interface PageAction {
-        void accept(ListObjectsV2Response page) throws IOException;
+        boolean accept(ListObjectsV2Response page) throws IOException;
     }
 
-    /** Lists every object below the prefix, a page (1000) at a time, each page handled before the next is asked. */
-    private void eachPage(String prefix, PageAction action) throws IOException {
+    /**
+     * Lists the objects below the prefix, a page (1000) at a time, each page handled before the next is asked, until
+     * the last page or the action says stop.
+     *
+     * @param delimiter null for every object below the prefix, {@code /} for those directly in its folder
+     */
+    private void eachPage(String prefix, String delimiter, PageAction action) throws IOException {
         String token = null;
         do {
             String after = token;
-            ListObjectsV2Response page = requests.run("list", List.of(prefix), p -> listPage(p, after)).get(prefix);
-            action.accept(page);
+            ListObjectsV2Response page = requests.run("list", List.of(prefix), p -> listPage(p, delimiter, after))
+                    .get(prefix);
+            if (!action.accept(page)) {
+                return;
+            }
             token = page.result().isTruncated() ? page.result().nextContinuationToken() : null;
         } while (token != null);
     }
 
-    private CompletableFuture<ListObjectsV2Response> listPage(String prefix, String token) {
+    private CompletableFuture<ListObjectsV2Response> listPage(String prefix, String delimiter, String token) {
         ListObjectsV2Args.Builder list = ListObjectsV2Args.builder().bucket(location.bucket()).prefix(prefix);
+        if (delimiter != null) {
+            list.delimiter(delimiter);
+        }
         if (token != null) {
             list.continuationToken(token);
         }

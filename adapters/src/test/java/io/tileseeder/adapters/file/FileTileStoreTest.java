@@ -3,11 +3,15 @@ package io.tileseeder.adapters.file;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileKey;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +22,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -203,5 +208,23 @@ class FileTileStoreTest {
 
     private static TileKey key(String layer, TileMatrixSet tms, TileCoord tile) {
         return new TileKey(layer, tms, tile, TileFormat.PNG);
+    }
+
+    /** A job of a set its layout cannot name is refused at submission, naming the set. */
+    @Test
+    void aStoreRefusesTheJobsOfASetItsLayoutCannotName() {
+        FileTileStore quadkeys = new FileTileStore(root, Layout.QUADKEY);
+
+        assertThat(quadkeys.refuses(job(TileMatrixSet.WORLD_CRS84_QUAD))).hasValueSatisfying(error -> {
+            assertThat(error.field()).isEqualTo("tileMatrixSet");
+            assertThat(error.reason()).startsWith("the quadkey layout names the tiles of a quadtree");
+        });
+        assertThat(quadkeys.refuses(job(TileMatrixSet.WEB_MERCATOR_QUAD))).isEmpty();
+        assertThat(new FileTileStore(root).refuses(job(TileMatrixSet.WORLD_CRS84_QUAD))).isEmpty();
+    }
+
+    private static JobSpec job(TileMatrixSet set) {
+        return new JobSpec("world", set, 0, 2, set.crs84Bounds(), TileFormat.PNG, Mode.SEED, MetatileSize.DEFAULT,
+                null, 0, Map.of());
     }
 }

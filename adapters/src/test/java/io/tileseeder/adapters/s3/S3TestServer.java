@@ -10,6 +10,9 @@ import io.minio.errors.ErrorResponseException;
 import io.minio.messages.DeleteRequest;
 import io.minio.messages.DeleteResult;
 import io.minio.messages.Item;
+import io.tileseeder.port.Layout;
+import io.tileseeder.port.TileCache;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,6 +48,17 @@ public final class S3TestServer {
                 return Optional.empty();
             }
             throw e;
+        }
+    }
+
+    /** The document {@code name} of a cache below {@code prefix}, in a store of that layout, or empty. */
+    Optional<byte[]> document(String prefix, Layout layout, TileCache cache, String name) throws IOException {
+        try {
+            return get(prefix + "/" + layout.folder(cache) + "/" + name);
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
         }
     }
 

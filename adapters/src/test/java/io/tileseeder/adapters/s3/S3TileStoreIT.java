@@ -12,6 +12,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
@@ -69,13 +70,7 @@ class S3TileStoreIT extends ManyCachesTileStoreContract {
 
     @Override
     protected Optional<byte[]> readMetadata(TileCache cache, String name) throws IOException {
-        try {
-            return server.get(prefix + "/" + cache.path() + "/" + name);
-        } catch (IOException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IOException(e);
-        }
+        return server.document(prefix, Layout.XYZ, cache, name);
     }
 
     @Test

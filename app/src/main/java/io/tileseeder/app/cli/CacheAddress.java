@@ -2,6 +2,7 @@ package io.tileseeder.app.cli;
 
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.DimensionValues;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileCache;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,8 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where one cache of Web Mercator tiles is, as a user names it: its folder {@code {store}/{layer}/WebMercatorQuad},
- * then a folder per dimension value for a layer with dimensions; the store a folder or {@code s3://bucket/prefix}.
+ * Where one cache of Web Mercator tiles is, as a user names it: its folder {@code {store}/{layer}/WebMercatorQuad}
+ * ({@code {store}/{layer}/default/WebMercatorQuad} in the wmts layout), then a folder per dimension value for a layer
+ * with dimensions; the store a folder or {@code s3://bucket/prefix}.
  *
  * @param store the store's path, as {@code --store} takes it
  */
@@ -20,17 +22,24 @@ record CacheAddress(String store, TileCache cache) {
     private static final String S3 = "s3://";
     private static final String SET = TileMatrixSet.WEB_MERCATOR_QUAD.id();
 
-    /** @throws IllegalArgumentException naming what the text lacks */
-    static CacheAddress parse(String text) {
+    /**
+     * @param layout the store's layout, which says where a layer's folder is
+     * @throws IllegalArgumentException naming what the text lacks
+     */
+    static CacheAddress parse(String text, Layout layout) {
         boolean s3 = text.startsWith(S3);
         String path = (s3 ? text.substring(S3.length()) : text).replace('\\', '/').replaceAll("/+$", "");
         List<String> folders = new ArrayList<>(Arrays.asList(path.split("/+")));
         int set = folders.lastIndexOf(SET);
-        int layer = set - 1;
-        if (set < 0 || layer < (s3 ? 1 : 0) || folders.get(layer).isEmpty()) {
-            throw new IllegalArgumentException("'" + text + "' is not the folder of a Web Mercator cache: PMTiles holds "
-                    + "Web Mercator tiles, so CACHE is {store}/{layer}/" + SET + " (then a folder per dimension value), "
-                    + "e.g. tiles/world/" + SET + " or s3://bucket/prefix/world/" + SET);
+        String style = layout == Layout.WMTS ? Layout.WMTS_STYLE + "/" : "";
+        int layer = set - 1 - (style.isEmpty() ? 0 : 1);
+        if (set < 0 || layer < (s3 ? 1 : 0) || folders.get(layer).isEmpty()
+                || !style.isEmpty() && !folders.get(set - 1).equals(Layout.WMTS_STYLE)) {
+            String cache = "{layer}/" + style + SET;
+            throw new IllegalArgumentException("'" + text + "' is not the folder of a Web Mercator cache in the "
+                    + layout.id() + " layout: PMTiles holds Web Mercator tiles, so CACHE is {store}/" + cache
+                    + " (then a folder per dimension value), e.g. tiles/world/" + style + SET
+                    + " or s3://bucket/prefix/world/" + style + SET);
         }
         String root = String.join("/", folders.subList(0, layer));
         Map<String, String> values = new LinkedHashMap<>();

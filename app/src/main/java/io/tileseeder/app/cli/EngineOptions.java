@@ -1,5 +1,7 @@
 package io.tileseeder.app.cli;
 
+import io.tileseeder.port.Layout;
+import io.tileseeder.runtime.settings.Settings.StoreSettings;
 import io.tileseeder.runtime.settings.Settings.WorkerSettings;
 import io.tileseeder.runtime.settings.Settings;
 import java.nio.file.Path;
@@ -10,12 +12,19 @@ import picocli.CommandLine.Option;
 final class EngineOptions {
 
     @Option(names = {"--store", "--out"}, paramLabel = "DIR|FILE.mbtiles|FILE.gpkg|s3://BUCKET/PREFIX",
-            description = "Where tiles go, as .../{layer}/{tileMatrixSet}/{z}/{x}/{y}.{ext}: a folder, or an S3 bucket "
+            description = "Where tiles go, named as --layout says: a folder, or an S3 bucket "
                     + "and prefix (endpoint and credentials from SEEDER_S3_ENDPOINT, SEEDER_S3_ACCESS_KEY, "
                     + "SEEDER_S3_SECRET_KEY); or an MBTiles file (one layer, WebMercatorQuad, one format) or a "
                     + "GeoPackage (a tile pyramid per layer and quad set). Default: "
                     + "the setting seeder.store.path, 'tiles' unless configured.")
     String out;
+
+    @Option(names = "--layout", paramLabel = "xyz|tms|wmts|quadkey",
+            description = "How a folder or an object store names the tiles: xyz ({layer}/{tileMatrixSet}/{z}/{x}/{y}), "
+                    + "tms (the same, row 0 at the bottom), wmts ({layer}/default/{tileMatrixSet}/{z}/{y}/{x}) or "
+                    + "quadkey (Bing's keys, MapProxy's layout). Default: the setting seeder.store.layout, xyz unless "
+                    + "configured.")
+    String layout;
 
     @Option(names = "--layers", paramLabel = "FILE",
             description = "Layer configuration (YAML); default: the bundled 'world' layer.")
@@ -35,7 +44,15 @@ final class EngineOptions {
             workers = new WorkerSettings(threads, workers.storeThreads(), workers.maxDeliveries(), workers.lockWait(),
                     workers.drainTimeout(), workers.wmsRequestsPerUpstream());
         }
-        return new Settings(out == null ? base.store() : base.storedAt(out).store(),
+        StoreSettings store = out == null ? base.store() : base.storedAt(out).store();
+        if (layout != null) {
+            try {
+                store = store.withLayout(Layout.parse(layout));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--layout: " + e.getMessage(), e);
+            }
+        }
+        return new Settings(store,
                 layers == null ? base.layersFile() : Optional.of(layers), base.jobs(), workers,
                 base.outageBudget());
     }

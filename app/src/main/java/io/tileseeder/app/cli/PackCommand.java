@@ -1,6 +1,8 @@
 package io.tileseeder.app.cli;
 
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.runtime.wiring.Stores;
 import io.tileseeder.server.Engines;
 import java.io.PrintWriter;
@@ -48,6 +50,11 @@ final class PackCommand implements Callable<Integer> {
             description = "The tiles' format, when the cache holds finished tiles of several (png, jpeg, webp, ...).")
     String format;
 
+    @Option(names = "--layout", paramLabel = "xyz|tms|wmts|quadkey",
+            description = "How the store names the cache's tiles, as when it was seeded (default: the setting "
+                    + "seeder.store.layout, xyz unless configured).")
+    String layout;
+
     @Option(names = "--readers", paramLabel = "N", defaultValue = "" + Packing.READERS,
             description = "Tiles read at once, a thread each, at most " + Packing.MAX_READERS
                     + " (default: ${DEFAULT-VALUE}).")
@@ -59,9 +66,17 @@ final class PackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        Settings.StoreSettings settings = engines.settings().store();
+        if (layout != null) {
+            try {
+                settings = settings.withLayout(Layout.parse(layout));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--layout: " + e.getMessage());
+            }
+        }
         CacheAddress address;
         try {
-            address = CacheAddress.parse(cache);
+            address = CacheAddress.parse(cache, settings.layout());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "CACHE: " + e.getMessage());
         }
@@ -78,7 +93,8 @@ final class PackCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         TileStore store;
         try {
-            store = Stores.open(engines.settings().storedAt(address.store()).store());
+            store = Stores.open(new Settings.StoreSettings(address.store(), settings.s3(), settings.publicUrl(),
+                    settings.layout()));
         } catch (IllegalArgumentException | UncheckedIOException e) {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;

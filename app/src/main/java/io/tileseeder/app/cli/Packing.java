@@ -75,7 +75,7 @@ final class Packing {
      */
     static int pack(Settings settings, TileStore store, TileCache cache, String format, int readers, Target target,
                     PrintWriter out, PrintWriter err) throws InterruptedException {
-        String where = store.describe() + "/" + cache.path();
+        String where = store.describe() + "/" + store.layout().folder(cache);
         Optional<S3TileStore> upload;
         try {
             upload = target.upload() ? Optional.of((S3TileStore) Stores.open(settings.storedAt(

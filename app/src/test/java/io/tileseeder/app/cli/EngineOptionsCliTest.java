@@ -3,6 +3,7 @@ package io.tileseeder.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tileseeder.port.Layout;
 import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.runtime.wiring.Stores;
 import java.nio.file.Path;
@@ -46,6 +47,34 @@ class EngineOptionsCliTest {
 
         assertThat(settings.layersFile()).contains(Path.of("/etc/seeder/layers.yaml"));
         assertThat(settings.workers().threads()).isEqualTo(3);
+    }
+
+    /** --layout wins over seeder.store.layout, which {@code --out} keeps; an unknown one is refused naming both. */
+    @Test
+    void theLayoutIsTheOptionsElseTheSettingsAndAnUnknownOneIsRefused(@TempDir Path out) {
+        Settings tms = Settings.from(Settings.config(Map.of("seeder.store.layout", "tms")));
+        CommandLine cli = SeederMain.commandLine(null, null, null, Map.of());
+
+        assertThat(((SeedCommand) cli.parseArgs("seed", "--layer", "world", "--zoom", "0", "--out", out.toString())
+                .subcommand().commandSpec().userObject()).engine.apply(tms).store().layout()).isEqualTo(Layout.TMS);
+        assertThat(applied("serve", "--layout", "QuadKey").store().layout()).isEqualTo(Layout.QUADKEY);
+        assertThat(applied("serve").store().layout()).isEqualTo(Layout.XYZ);
+        assertThatThrownBy(() -> applied("serve", "--layout", "arcgis"))
+                .hasMessage("--layout: unknown layout 'arcgis'; one of xyz, tms, wmts, quadkey");
+        assertThatThrownBy(() -> Settings.from(Settings.config(Map.of("seeder.store.layout", "tc"))))
+                .hasMessage("seeder.store.layout: unknown layout 'tc'; one of xyz, tms, wmts, quadkey");
+    }
+
+    /** A single-file store names its tiles its own way: another layout with it is refused when it is opened. */
+    @Test
+    void aLayoutWithAnMbtilesFileOrAGeoPackageIsRefused(@TempDir Path out) {
+        for (String file : new String[] {"world.mbtiles", "world.gpkg"}) {
+            Settings settings = applied("serve", "--layout", "wmts", "--out", out.resolve(file).toString());
+            assertThatThrownBy(() -> Stores.open(settings.store())).as(file)
+                    .hasMessageStartingWith("layout wmts: " + out.resolve(file) + " is ")
+                    .hasMessageEndingWith(", which names its tiles its own way; layouts are for folders and object "
+                            + "stores");
+        }
     }
 
     /**

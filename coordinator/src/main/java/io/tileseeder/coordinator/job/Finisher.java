@@ -12,6 +12,7 @@ import io.tileseeder.outage.Outages;
 import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
@@ -132,8 +133,9 @@ final class Finisher {
 
     /**
      * Describes the seeded tiles with documents beside them, before the job is reported done, so a client that sees
-     * the job succeed finds them too: the TileJSON and the WMTS capabilities, then the manifest, last, as it says
-     * what the job left. A truncate writes the TileJSON (the zoom levels left) and the manifest only.
+     * the job succeed finds them too: the TileJSON (and in the tms layout the TMS TileMap) and the manifest of each
+     * cache, then the WMTS capabilities of the set, in the layouts a WMTS template can name. A truncate writes the
+     * TileJSON (the zoom levels left) and the manifest only.
      *
      * <p>On a layer with dimensions, each cache of the job gets its TileJSON and its manifest, in its own folder, and
      * the capabilities beside all the caches of the set list the values of those that have a manifest
@@ -154,19 +156,26 @@ final class Finisher {
                 TileCache cache = new TileCache(spec.layer(), spec.tileMatrixSet(), values);
                 name = cache.path() + "/" + TileJson.fileName(spec.format());
                 boolean holdsTiles = writeTileJson(spec, cache, layer.get());
-                name = cache.path() + "/" + manifest;
+                String tileMap = TmsTileMap.fileName(spec.format());
                 if (values.isEmpty() || holdsTiles || spec.mode() != Mode.TRUNCATE) {
+                    if (tiles.layout() == Layout.TMS) {
+                        name = cache.path() + "/" + tileMap;
+                        tiles.writeMetadata(cache, tileMap, TmsTileMap.document(layer.get(), cache, spec.format(),
+                                tiles.publicUrl()), "application/xml");
+                    }
+                    name = cache.path() + "/" + manifest;
                     tiles.writeMetadata(cache, manifest, Manifest.document(job, layer.get(), values, caches.size(),
-                            Instant.now()), "application/json");
+                            tiles.layout(), Instant.now()), "application/json");
                 } else {
-                    tiles.deleteMetadata(cache, List.of(manifest));
+                    name = cache.path() + "/" + manifest;
+                    tiles.deleteMetadata(cache, List.of(tileMap, manifest));
                 }
             }
             if (!spec.dimensions().isEmpty()) {
                 name = "the caches past their retention";
                 applyRetention(spec, layer.get(), caches);
             }
-            if (spec.mode() != Mode.TRUNCATE || !spec.dimensions().isEmpty()) {
+            if (tiles.layout().wmtsTemplate() && (spec.mode() != Mode.TRUNCATE || !spec.dimensions().isEmpty())) {
                 name = WmtsCapabilities.fileName(spec.format());
                 writeCapabilities(spec, layer.get());
             }
@@ -190,7 +199,7 @@ final class Finisher {
         String name = WmtsCapabilities.fileName(spec.format());
         if (layer.dimensions().isEmpty()) {
             tiles.writeMetadata(set, name, WmtsCapabilities.document(layer, spec.tileMatrixSet(), spec.format(),
-                    tiles.publicUrl()), "application/xml");
+                    tiles.publicUrl(), tiles.layout()), "application/xml");
             return;
         }
         String manifest = Manifest.fileName(spec.format());
@@ -201,7 +210,7 @@ final class Finisher {
                 tiles.deleteMetadata(set, List.of(name));
             } else {
                 tiles.writeMetadata(set, name, WmtsCapabilities.document(layer, spec.tileMatrixSet(), spec.format(),
-                        tiles.publicUrl(), valuesOf(layer, held)), "application/xml");
+                        tiles.publicUrl(), tiles.layout(), valuesOf(layer, held)), "application/xml");
             }
             written = held;
             held = tiles.cachesWith(set, layer.dimensions().size(), manifest);
@@ -271,7 +280,7 @@ final class Finisher {
                 ? TileJson.zoomsHeld(tiles, cache, layer) : Optional.empty();
         if (describes && zooms.isPresent()) {
             tiles.writeMetadata(cache, name, TileJson.document(layer, cache, spec.format(), tiles.publicUrl(),
-                    zooms.get()), "application/json");
+                    tiles.layout(), zooms.get()), "application/json");
         } else {
             tiles.deleteMetadata(cache, List.of(name));
         }

@@ -86,7 +86,7 @@ public final class JobService implements ResultSink, AutoCloseable {
         this.admission = new Admission(validator, store, clock, settings.maxRunningJobs(), settings.maxQueuedJobs(),
                 metrics, planner, this.queue);
         this.recorder = new ResultsRecorder(store, metrics, finisher);
-        Outbox outbox = new Outbox(store, gate, events, clock);
+        Outbox outbox = new Outbox(store, gate, events, clock, tiles.layout());
         this.recovery = new Recovery(store, metrics, planner, finisher, this.queue);
         this.housekeeping = new Housekeeping(outages, settings.recoverEvery(), recovery, () -> {
                     waiters.releaseSettled();

@@ -13,6 +13,7 @@ import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.plan.MetatilePlan;
+import io.tileseeder.port.Layout;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Locale;
@@ -39,19 +40,20 @@ public final class Manifest {
         return "manifest-" + format.id() + ".json";
     }
 
-    /** The manifest of a job on a layer without dimensions. */
+    /** The manifest of a job on a layer without dimensions, in a store of the xyz layout. */
     public static byte[] document(JobStatus job, LayerInfo layer, Instant written) {
-        return document(job, layer, DimensionValues.NONE, 1, written);
+        return document(job, layer, DimensionValues.NONE, 1, Layout.XYZ, written);
     }
 
     /**
      * @param job        the job, all of whose tasks have a result
      * @param dimensions the cache the manifest is written into, on a layer with dimensions: its value of each (the
      *                   document's {@code dimensions}); its counts are the whole job's, over all its {@code caches}
+     * @param layout     the store's layout: the tiles' names, and which documents are beside them
      * @param written    when the document is written: after the job's last tile
      */
     public static byte[] document(JobStatus job, LayerInfo layer, DimensionValues dimensions, int caches,
-                                  Instant written) {
+                                  Layout layout, Instant written) {
         JobSpec spec = job.spec();
         ObjectNode doc = JSON.createObjectNode();
         doc.put("manifest", VERSION);
@@ -65,13 +67,21 @@ public final class Manifest {
         doc.put("crs", spec.tileMatrixSet().crs());
         doc.put("format", spec.format().id());
         doc.put("contentType", spec.format().contentType());
-        doc.put("tiles", "{z}/{x}/{y}." + spec.format().extension());
+        doc.put("layout", layout.id());
+        doc.put("tiles", layout.template(spec.format(), "{z}", "{x}", "{y}"));
         ArrayNode formats = doc.putArray("layerFormats");
         layer.formats().stream().map(TileFormat::id).sorted().forEach(formats::add);
         doc.put("written", written.toString());
         ObjectNode documents = doc.putObject("documents");
-        documents.put("wmtsCapabilities", "../".repeat(dimensions.values().size())
-                + WmtsCapabilities.fileName(spec.format()));
+        if (layout.wmtsTemplate()) {
+            documents.put("wmtsCapabilities", "../".repeat(dimensions.values().size())
+                    + WmtsCapabilities.fileName(spec.format()));
+        } else {
+            documents.putNull("wmtsCapabilities");
+        }
+        if (layout == Layout.TMS) {
+            documents.put("tmsTileMap", TmsTileMap.fileName(spec.format()));
+        }
         if (TileJson.describes(spec.tileMatrixSet())) {
             documents.put("tileJson", TileJson.fileName(spec.format()));
         } else {

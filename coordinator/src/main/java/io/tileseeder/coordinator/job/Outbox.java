@@ -7,6 +7,7 @@ import io.tileseeder.port.ChangeLists;
 import io.tileseeder.port.JobEventSink;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.JobStore;
+import io.tileseeder.port.Layout;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
@@ -25,12 +26,15 @@ final class Outbox {
     private final JobGate gate;
     private final JobEventSink events;
     private final Clock clock;
+    /** The tile store's layout, which says where the change lists an event names are. */
+    private final Layout layout;
 
-    Outbox(JobStore store, JobGate gate, JobEventSink events, Clock clock) {
+    Outbox(JobStore store, JobGate gate, JobEventSink events, Clock clock, Layout layout) {
         this.store = store;
         this.gate = gate;
         this.events = events;
         this.clock = clock;
+        this.layout = layout;
     }
 
     void sendPending() {
@@ -41,7 +45,7 @@ final class Outbox {
             Optional<JobStatus> job = store.get(id);
             if (job.isPresent()) {
                 try {
-                    events.send(event(job.get(), clock.instant()));
+                    events.send(event(job.get(), clock.instant(), layout));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -51,9 +55,9 @@ final class Outbox {
         }
     }
 
-    private static JobEvent event(JobStatus job, Instant now) {
+    private static JobEvent event(JobStatus job, Instant now, Layout layout) {
         String changes = job.spec().mode() == Mode.RESEED
-                ? ChangeLists.folder(job.spec().layer(), job.spec().tileMatrixSet(), job.id()) : null;
+                ? ChangeLists.folder(layout, job.spec().layer(), job.spec().tileMatrixSet(), job.id()) : null;
         return new JobEvent(JobEvent.VERSION, job.id(), job.state(),
                 now.isBefore(job.finished()) ? job.finished() : now, job.counts(), job.tasksFailed(),
                 job.failedTasks(), job.reason(), job.spec().labels(), changes);

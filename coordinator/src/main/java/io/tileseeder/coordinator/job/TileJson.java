@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
 import java.io.IOException;
@@ -74,19 +75,21 @@ public final class TileJson {
     }
 
     /**
-     * @param cache a cache of the layer in WebMercatorQuad
-     * @param base  the store's public URL ({@link TileStore#publicUrl})
-     * @param zooms the zoom levels the cache holds ({@link #zoomsHeld})
+     * @param cache  a cache of the layer in WebMercatorQuad
+     * @param base   the store's public URL ({@link TileStore#publicUrl})
+     * @param layout the store's layout: the tile URL's path, and {@code "scheme": "tms"} for rows from the bottom
+     * @param zooms  the zoom levels the cache holds ({@link #zoomsHeld})
      */
-    public static byte[] document(LayerInfo layer, TileCache cache, TileFormat format, String base, Zooms zooms) {
+    public static byte[] document(LayerInfo layer, TileCache cache, TileFormat format, String base, Layout layout,
+                                  Zooms zooms) {
         TileMatrixSet tms = TileMatrixSet.WEB_MERCATOR_QUAD;
         ObjectNode doc = JSON.createObjectNode();
         doc.put("tilejson", "3.0.0");
         doc.put("name", cache.dimensions().isEmpty() ? layer.title()
                 : layer.title() + " " + String.join(" ", cache.dimensions().values().values()));
         doc.put("attribution", layer.attribution());
-        doc.put("scheme", "xyz");
-        doc.putArray("tiles").add(TileUrls.template(base, cache.path(), format, "{z}", "{x}", "{y}"));
+        doc.put("scheme", layout == Layout.TMS ? "tms" : "xyz");
+        doc.putArray("tiles").add(TileUrls.template(base, layout.folder(cache), layout, format, "{z}", "{x}", "{y}"));
         doc.put("minzoom", zooms.min());
         doc.put("maxzoom", zooms.max());
         doc.putArray("bounds").add(-180).add(-85.0511).add(180).add(85.0511);

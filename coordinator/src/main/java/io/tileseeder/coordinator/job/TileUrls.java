@@ -1,12 +1,12 @@
 package io.tileseeder.coordinator.job;
 
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.Layout;
 
 /**
- * The tile URL template the documents beside a layer's tiles give their clients:
- * {@code {base}/{cache}/{z}/{x}/{y}.{ext}} ({@code {cache}} is {@code {layer}/{tileMatrixSet}}, then a folder per
- * dimension value: {@link io.tileseeder.port.TileCache#path}), where the store puts each tile below its root
- * ({@link io.tileseeder.port.TileKey#path}) and {@code base} is where clients read that root
+ * The tile URL template the documents beside a layer's tiles give their clients: {@code {base}/{folder}/{tile}},
+ * where {@code folder} is the cache's folder and {@code tile} the tile's name in it, both as the store's layout has
+ * them ({@link Layout#folder}, {@link Layout#template}), and {@code base} is where clients read the store's root
  * ({@link io.tileseeder.port.TileStore#publicUrl}). Absolute, as TileJSON 3.0.0 requires of its tile URLs and as WMTS
  * clients use the template. Each document names the zoom, column and row its own way.
  */
@@ -15,8 +15,9 @@ final class TileUrls {
     private TileUrls() {
     }
 
-    /** @param cache the cache's folder, or a template of it with a variable for each dimension */
-    static String template(String base, String cache, TileFormat format, String z, String x, String y) {
-        return base + "/" + cache + "/" + z + "/" + x + "/" + y + "." + format.extension();
+    /** @param folder the cache's folder, or a template of it with a variable for each dimension */
+    static String template(String base, String folder, Layout layout, TileFormat format, String z, String x,
+                           String y) {
+        return base + "/" + folder + "/" + layout.template(format, z, x, y);
     }
 }

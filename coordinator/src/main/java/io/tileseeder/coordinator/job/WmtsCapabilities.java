@@ -7,6 +7,8 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Dimension;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.Layout;
+import io.tileseeder.port.TileCache;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
@@ -16,8 +18,10 @@ import java.util.Map;
 /**
  * An OGC WMTS 1.0.0 capabilities document (RESTful) for a layer's tiles in one matrix set and format, stored beside
  * them as {@code WMTSCapabilities-{format}.xml}: one layer, one style, the matrix set with a tile matrix per zoom level
- * of the layer, and the tile URL template {@code {base}/{layer}/{tileMatrixSet}/{TileMatrix}/{TileCol}/{TileRow}.{ext}}
- * with the store's public URL as its base ({@link TileUrls}, as the TileJSON's). The URL is absolute because WMTS
+ * of the layer, and the tile URL template of the store's layout, e.g.
+ * {@code {base}/{layer}/{tileMatrixSet}/{TileMatrix}/{TileCol}/{TileRow}.{ext}} in the xyz layout, with the store's
+ * public URL as its base ({@link TileUrls}, as the TileJSON's). Only the layouts a template can name have one
+ * ({@link Layout#wmtsTemplate}). The URL is absolute because WMTS
  * clients (GDAL among them) use the template as it is.
  *
  * <p>Scale denominators follow the standard's 0.28 mm pixel: resolution × metres per CRS unit / 0.00028, with a
@@ -44,8 +48,8 @@ public final class WmtsCapabilities {
     }
 
     /** The document of a layer without dimensions. @param base the store's public URL */
-    public static byte[] document(LayerInfo layer, TileMatrixSet tms, TileFormat format, String base) {
-        return document(layer, tms, format, base, Map.of());
+    public static byte[] document(LayerInfo layer, TileMatrixSet tms, TileFormat format, String base, Layout layout) {
+        return document(layer, tms, format, base, layout, Map.of());
     }
 
     /**
@@ -57,10 +61,15 @@ public final class WmtsCapabilities {
      * WMTS client chooses a style.
      *
      * @param base   the store's public URL ({@link io.tileseeder.port.TileStore#publicUrl})
+     * @param layout the store's layout, one a template can name ({@link Layout#wmtsTemplate})
      * @param values the values of each of the layer's dimensions that its caches hold, in the layer's order
      */
-    public static byte[] document(LayerInfo layer, TileMatrixSet tms, TileFormat format, String base,
+    public static byte[] document(LayerInfo layer, TileMatrixSet tms, TileFormat format, String base, Layout layout,
                                   Map<String, ? extends Collection<String>> values) {
+        if (!layout.wmtsTemplate()) {
+            throw new IllegalArgumentException("a WMTS template cannot name the tiles of the " + layout.id()
+                    + " layout");
+        }
         boolean mercator = tms == TileMatrixSet.WEB_MERCATOR_QUAD;
         Crs crs = tms.referenceSystem();
         Bounds area = tms.crs84Bounds();
@@ -110,7 +119,7 @@ public final class WmtsCapabilities {
             }
         }
         xml.append("      <Format>").append(format.contentType()).append("</Format>\n");
-        StringBuilder cache = new StringBuilder(layer.name()).append('/').append(tms.id());
+        StringBuilder cache = new StringBuilder(layout.folder(new TileCache(layer.name(), tms)));
         for (Dimension dimension : layer.dimensions()) {
             if (dimension == styles) {
                 cache.append("/{Style}");
@@ -133,7 +142,7 @@ public final class WmtsCapabilities {
                 .append("</TileMatrixSet></TileMatrixSetLink>\n");
         xml.append("      <ResourceURL format=\"").append(format.contentType())
                 .append("\" resourceType=\"tile\" template=\"")
-                .append(escape(TileUrls.template(base, cache.toString(), format, "{TileMatrix}", "{TileCol}",
+                .append(escape(TileUrls.template(base, cache.toString(), layout, format, "{TileMatrix}", "{TileCol}",
                         "{TileRow}"))).append("\"/>\n");
         xml.append("    </Layer>\n    <TileMatrixSet>\n");
         xml.append("      <ows:Identifier>").append(tms.id()).append("</ows:Identifier>\n");
@@ -180,13 +189,13 @@ public final class WmtsCapabilities {
     }
 
     /** A number as XML Schema's double writes it: no exponent, up to 10 decimals, trailing zeros dropped. */
-    private static String number(double value) {
+    static String number(double value) {
         String text = String.format(Locale.ROOT, "%.10f", value);
         text = text.replaceAll("0+$", "");
         return text.endsWith(".") ? text.substring(0, text.length() - 1) : text;
     }
 
-    private static String escape(String text) {
+    static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 }

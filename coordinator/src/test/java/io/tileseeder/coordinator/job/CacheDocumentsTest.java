@@ -11,6 +11,7 @@ import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrix;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.Dimension;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.JobStatus;
@@ -18,6 +19,8 @@ import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.plan.MetatilePlan;
+import io.tileseeder.port.Layout;
+import io.tileseeder.port.TileCache;
 import java.io.ByteArrayInputStream;
 import java.time.Clock;
 import java.time.Instant;
@@ -30,7 +33,7 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
-/** The WMTS capabilities and the manifest written beside a layer's tiles. */
+/** The WMTS capabilities, the TMS TileMap and the manifest written beside a layer's tiles. */
 class CacheDocumentsTest {
 
     private static final String WMTS = "http://www.opengis.net/wmts/1.0";
@@ -42,7 +45,7 @@ class CacheDocumentsTest {
     @Test
     void wmtsCapabilitiesNameTheLayerItsFormatItsTileUrlAndAMatrixPerZoom() throws Exception {
         Document doc = parse(WmtsCapabilities.document(WORLD, TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG8,
-                "https://tiles.example.com/cache"));
+                "https://tiles.example.com/cache", Layout.XYZ));
 
         Element layer = (Element) doc.getElementsByTagNameNS(WMTS, "Layer").item(0);
         assertThat(text(layer, OWS, "Identifier")).isEqualTo("world");
@@ -79,7 +82,7 @@ class CacheDocumentsTest {
                 List.of(Dimension.declare("STYLES", Dimension.Kind.TEXT, List.of("day", "night"), null, "night"),
                         Dimension.declare("TIME", Dimension.Kind.TIME, List.of(), null, null)));
         Document doc = parse(WmtsCapabilities.document(layer, TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
-                "https://t.example.com", Map.of("STYLES", List.of("day", "night"), "TIME",
+                "https://t.example.com", Layout.XYZ, Map.of("STYLES", List.of("day", "night"), "TIME",
                         List.of("2026-11-26T12:00:00Z", "2026-11-26T12:05:00Z"))));
 
         NodeList styles = doc.getElementsByTagNameNS(WMTS, "Style");
@@ -110,7 +113,8 @@ class CacheDocumentsTest {
                 MetatileSize.DEFAULT);
         assertThat(layer.maxZoom(three)).isEqualTo(2);
 
-        Document doc = parse(WmtsCapabilities.document(layer, three, TileFormat.PNG, "https://tiles.example.com"));
+        Document doc = parse(WmtsCapabilities.document(layer, three, TileFormat.PNG, "https://tiles.example.com",
+                Layout.XYZ));
 
         NodeList matrices = doc.getElementsByTagNameNS(WMTS, "TileMatrix");
         assertThat(matrices.getLength()).isEqualTo(3);
@@ -120,7 +124,7 @@ class CacheDocumentsTest {
     @Test
     void worldCrs84QuadHasTwoTilesAtZoomZeroAndLongitudeFirst() throws Exception {
         Document doc = parse(WmtsCapabilities.document(WORLD, TileMatrixSet.WORLD_CRS84_QUAD, TileFormat.JPEG_PNG,
-                "file:///srv/tiles"));
+                "file:///srv/tiles", Layout.XYZ));
 
         Element set = (Element) doc.getElementsByTagNameNS(WMTS, "Contents").item(0);
         assertThat(doc.getElementsByTagNameNS(OWS, "SupportedCRS").item(0).getTextContent())
@@ -138,6 +142,47 @@ class CacheDocumentsTest {
         assertThat(url.getAttribute("format")).isEqualTo("image/vnd.jpeg-png");
     }
 
+    /** WMTS 1.0 (07-057r7) 10.2.1: a RESTful template names its variables; the wmts layout's order is row, column. */
+    @Test
+    void wmtsCapabilitiesOfTheWmtsLayoutNameTheStyleFolderAndRowsBeforeColumns() throws Exception {
+        Document doc = parse(WmtsCapabilities.document(WORLD, TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
+                "https://tiles.example.com", Layout.WMTS));
+
+        Element url = (Element) doc.getElementsByTagNameNS(WMTS, "ResourceURL").item(0);
+        assertThat(url.getAttribute("template")).isEqualTo(
+                "https://tiles.example.com/world/default/WebMercatorQuad/{TileMatrix}/{TileRow}/{TileCol}.png");
+    }
+
+    /**
+     * OSGeo TMS 1.0.0, TileMap resource: the origin at the lower left of the bounding box, a TileSet per zoom level
+     * from 0 with its units per pixel, in order; GDAL takes the tile URL from the first TileSet's href ending in /0.
+     */
+    @Test
+    void theTmsTileMapGivesTheExtentOriginTileFormatAndATileSetPerZoom() throws Exception {
+        Element map = parse(TmsTileMap.document(WORLD, new TileCache("world", TileMatrixSet.WORLD_CRS84_QUAD),
+                TileFormat.JPEG, "https://tiles.example.com")).getDocumentElement();
+
+        assertThat(map.getTagName()).isEqualTo("TileMap");
+        assertThat(map.getAttribute("version")).isEqualTo("1.0.0");
+        assertThat(map.getElementsByTagName("SRS").item(0).getTextContent()).isEqualTo("OGC:CRS84");
+        Element box = (Element) map.getElementsByTagName("BoundingBox").item(0);
+        assertThat(List.of(box.getAttribute("minx"), box.getAttribute("miny"), box.getAttribute("maxx"),
+                box.getAttribute("maxy"))).containsExactly("-180", "-90", "180", "90");
+        Element origin = (Element) map.getElementsByTagName("Origin").item(0);
+        assertThat(List.of(origin.getAttribute("x"), origin.getAttribute("y"))).containsExactly("-180", "-90");
+        Element format = (Element) map.getElementsByTagName("TileFormat").item(0);
+        assertThat(List.of(format.getAttribute("width"), format.getAttribute("mime-type"),
+                format.getAttribute("extension"))).containsExactly("256", "image/jpeg", "jpg");
+        NodeList sets = map.getElementsByTagName("TileSet");
+        assertThat(sets.getLength()).isEqualTo(15);
+        Element first = (Element) sets.item(0);
+        assertThat(first.getAttribute("href")).isEqualTo("https://tiles.example.com/world/WorldCRS84Quad/0");
+        assertThat(first.getAttribute("order")).isEqualTo("0");
+        assertThat(first.getAttribute("units-per-pixel")).isEqualTo("0.703125");
+        assertThat(((Element) sets.item(14)).getAttribute("order")).isEqualTo("14");
+        assertThat(TmsTileMap.fileName(TileFormat.JPEG)).isEqualTo("tilemapresource-jpeg.xml");
+    }
+
     @Test
     void theManifestSaysWhatTheJobLeftPerZoomAndWhichConfigurationDrewIt() throws Exception {
         InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
@@ -153,6 +198,7 @@ class CacheDocumentsTest {
         assertThat(doc.path("layerConfigHash").asText()).isEqualTo("c0ffee");
         assertThat(doc.path("format").asText()).isEqualTo("png");
         assertThat(doc.path("tiles").asText()).isEqualTo("{z}/{x}/{y}.png");
+        assertThat(doc.path("layout").asText()).isEqualTo("xyz");
         assertThat(doc.path("written").asText()).isEqualTo("2026-11-26T00:00:00Z");
         assertThat(doc.path("job").path("id").asText()).isEqualTo("job-m");
         assertThat(doc.path("job").path("mode").asText()).isEqualTo("reseed");
@@ -169,6 +215,27 @@ class CacheDocumentsTest {
         assertThat(doc.path("crs").asText()).isEqualTo("EPSG:3857");
         assertThat(doc.path("documents").path("tileJson").asText()).isEqualTo("tilejson-png.json");
         assertThat(doc.path("documents").path("wmtsCapabilities").asText()).isEqualTo("WMTSCapabilities-png.xml");
+    }
+
+    @Test
+    void theManifestNamesTheTilesAndDocumentsOfItsLayout() throws Exception {
+        InMemoryJobStore store = new InMemoryJobStore(Clock.systemUTC(), 100);
+        JobSpec spec = JobFixtures.VALIDATOR.validate(new JobRequest("world", null, new JobRequest.Zoom(0, 2),
+                null, null, null, null, null, null, Map.of()));
+        JobStatus job = store.create(JobStatus.submitted("job-l", spec, MetatilePlan.of(spec).tileCount(),
+                Instant.now(), null));
+
+        JsonNode tms = new ObjectMapper().readTree(Manifest.document(job, WORLD, DimensionValues.NONE, 1, Layout.TMS,
+                Instant.now()));
+        JsonNode quadkey = new ObjectMapper().readTree(Manifest.document(job, WORLD, DimensionValues.NONE, 1,
+                Layout.QUADKEY, Instant.now()));
+
+        assertThat(tms.path("layout").asText()).isEqualTo("tms");
+        assertThat(tms.path("tiles").asText()).isEqualTo("{z}/{x}/{y}.png");
+        assertThat(tms.path("documents").path("tmsTileMap").asText()).isEqualTo("tilemapresource-png.xml");
+        assertThat(tms.path("documents").path("wmtsCapabilities").isNull()).isTrue();
+        assertThat(quadkey.path("tiles").asText()).isEqualTo("{quadkey}.png");
+        assertThat(quadkey.path("documents").has("tmsTileMap")).isFalse();
     }
 
     @Test

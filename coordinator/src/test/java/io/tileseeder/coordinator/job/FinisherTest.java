@@ -13,6 +13,7 @@ import io.tileseeder.adapters.ForwardingTileStore;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.adapters.LoggedRecords;
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.file.Folders;
 import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.grid.Bounds;
@@ -28,6 +29,7 @@ import io.tileseeder.job.TileFormat;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.StoreUnavailableException;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
@@ -163,7 +165,7 @@ class FinisherTest {
 
     @Test
     void theTileJsonNamesTheTilesAtThePublicUrl() throws Exception {
-        FileTileStore served = new FileTileStore(tiles, "https://tiles.example.com/cache");
+        FileTileStore served = new FileTileStore(tiles, "https://tiles.example.com/cache", Layout.XYZ);
         storeTiles(served, TileMatrixSet.WEB_MERCATOR_QUAD, 0);
 
         finishJob(served, "seed", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 0);
@@ -171,6 +173,43 @@ class FinisherTest {
         JsonNode doc = new ObjectMapper().readTree(tiles.resolve("world/WebMercatorQuad/tilejson-png.json").toFile());
         assertThat(doc.path("tiles").get(0).asText())
                 .isEqualTo("https://tiles.example.com/cache/world/WebMercatorQuad/{z}/{x}/{y}.png");
+    }
+
+    /**
+     * In the tms layout the documents are a TileJSON of the tms scheme, the TMS TileMap and the manifest; no WMTS
+     * capabilities, whose template counts rows from the top. A truncate that leaves no tile removes the TileMap too.
+     */
+    @Test
+    void aCacheInTheTmsLayoutGetsATileMapAndNoWmtsCapabilities() throws Exception {
+        FileTileStore tms = new FileTileStore(tiles, Layout.TMS);
+        storeTiles(tms, TileMatrixSet.WEB_MERCATOR_QUAD, 0, 1);
+
+        finishJob(tms, "seed", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 1);
+
+        Path cache = tiles.resolve("world/WebMercatorQuad");
+        assertThat(cache.resolve("1/0/1.png")).as("row 0 from the top is row 1 from the bottom").exists();
+        assertThat(cache.resolve("tilemapresource-png.xml")).content().contains("<TileMap version=\"1.0.0\"");
+        assertThat(cache.resolve("WMTSCapabilities-png.xml")).doesNotExist();
+        assertThat(new ObjectMapper().readTree(cache.resolve("tilejson-png.json").toFile()).path("scheme").asText())
+                .isEqualTo("tms");
+
+        tms.delete(List.of(key(TileMatrixSet.WEB_MERCATOR_QUAD, 0), key(TileMatrixSet.WEB_MERCATOR_QUAD, 1)));
+        finishJob(tms, "truncate", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 1);
+        assertThat(cache.resolve("tilejson-png.json")).doesNotExist();
+    }
+
+    /** In the wmts layout every document is in the cache's folder of the layout, {layer}/default/{set}. */
+    @Test
+    void aCacheInTheWmtsLayoutHasItsDocumentsInItsFolder() throws Exception {
+        FileTileStore wmts = new FileTileStore(tiles, Layout.WMTS);
+        storeTiles(wmts, TileMatrixSet.WEB_MERCATOR_QUAD, 0, 1);
+
+        finishJob(wmts, "seed", TileMatrixSet.WEB_MERCATOR_QUAD, 0, 1);
+
+        assertThat(Folders.regularFiles(tiles)).contains("world/default/WebMercatorQuad/0/0/0.png",
+                "world/default/WebMercatorQuad/tilejson-png.json", "world/default/WebMercatorQuad/manifest-png.json",
+                "world/default/WebMercatorQuad/WMTSCapabilities-png.xml");
+        assertThat(tiles.resolve("world/WebMercatorQuad")).doesNotExist();
     }
 
     /**
@@ -370,7 +409,7 @@ class FinisherTest {
 
         JobState state = meanwhile.apply(id);
         List<JobEvent> sent = new ArrayList<>();
-        Outbox outbox = new Outbox(store, gate, sent::add, Clock.systemUTC());
+        Outbox outbox = new Outbox(store, gate, sent::add, Clock.systemUTC(), Layout.XYZ);
         assertThat(store.get(id).orElseThrow().state()).isEqualTo(state);
         outbox.sendPending();
         waiters.releaseSettled();

@@ -13,6 +13,7 @@ import io.tileseeder.job.JobStatus;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.plan.MetatilePlan;
 import io.tileseeder.port.JobGate;
+import io.tileseeder.port.Layout;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -33,7 +34,7 @@ class OutboxTest {
         store.finish(id, JobState.FAILED, "planning failed");
         Instant finished = store.get(id).orElseThrow().finished();
         Instant passClosed = finished.plusSeconds(3);
-        Outbox outbox = new Outbox(store, gate, sent::add, Clock.fixed(passClosed, ZoneOffset.UTC));
+        Outbox outbox = new Outbox(store, gate, sent::add, Clock.fixed(passClosed, ZoneOffset.UTC), Layout.XYZ);
 
         outbox.sendPending();
         assertThat(sent).as("a worker is still storing a tile of the job").isEmpty();
@@ -59,7 +60,8 @@ class OutboxTest {
         store.finish(id, JobState.SUCCEEDED, null);
         Instant finished = store.get(id).orElseThrow().finished();
 
-        new Outbox(store, gate, sent::add, Clock.fixed(finished.minusMillis(5), ZoneOffset.UTC)).sendPending();
+        new Outbox(store, gate, sent::add, Clock.fixed(finished.minusMillis(5), ZoneOffset.UTC), Layout.XYZ)
+                .sendPending();
 
         assertThat(sent).singleElement().extracting(JobEvent::time).as("a clock behind the store's").isEqualTo(finished);
     }
@@ -71,7 +73,7 @@ class OutboxTest {
         String id = store.create(JobStatus.submitted("job-r", reseed, MetatilePlan.of(reseed).tileCount(), Instant.now(), null)).id();
         store.finish(id, JobState.SUCCEEDED, null);
 
-        new Outbox(store, gate, sent::add, Clock.systemUTC()).sendPending();
+        new Outbox(store, gate, sent::add, Clock.systemUTC(), Layout.XYZ).sendPending();
 
         assertThat(sent).singleElement().extracting(JobEvent::changes)
                 .isEqualTo("world/WebMercatorQuad/changes/job-r/");
@@ -84,12 +86,12 @@ class OutboxTest {
 
         Outbox failing = new Outbox(store, gate, event -> {
             throw new IllegalStateException("broker gone");
-        }, Clock.systemUTC());
+        }, Clock.systemUTC(), Layout.XYZ);
 
         assertThatThrownBy(failing::sendPending).hasMessage("broker gone");
         assertThat(store.pendingEvents()).containsExactly(id);
 
-        new Outbox(store, gate, sent::add, Clock.systemUTC()).sendPending();
+        new Outbox(store, gate, sent::add, Clock.systemUTC(), Layout.XYZ).sendPending();
         assertThat(sent).extracting(JobEvent::jobId).containsExactly(id);
         assertThat(store.pendingEvents()).isEmpty();
     }

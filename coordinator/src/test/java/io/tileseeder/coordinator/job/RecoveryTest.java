@@ -19,6 +19,7 @@ import io.tileseeder.message.JobEvent;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.plan.MetatilePlans;
 import io.tileseeder.port.JobStore;
+import io.tileseeder.port.Layout;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
@@ -121,7 +122,7 @@ class RecoveryTest {
                 finished -> finished.state() == JobState.LOST);
 
         List<JobEvent> sent = new ArrayList<>();
-        new Outbox(store, new LocalJobGate(store), sent::add, Clock.systemUTC()).sendPending();
+        new Outbox(store, new LocalJobGate(store), sent::add, Clock.systemUTC(), Layout.XYZ).sendPending();
         assertThat(sent).singleElement().satisfies(event -> {
             assertThat(event.jobId()).isEqualTo(job.id());
             assertThat(event.state()).isEqualTo(JobState.LOST);

@@ -12,6 +12,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.port.EncodedTile;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileKey;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
@@ -22,6 +23,8 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.w3c.dom.Element;
 
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
@@ -43,7 +46,7 @@ class TileJsonTest {
     @Test
     void describesTheZoomsHeldWithAnAbsoluteTileUrl() throws Exception {
         JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, TileFormat.PNG, BASE,
-                new TileJson.Zooms(0, 5)));
+                Layout.XYZ, new TileJson.Zooms(0, 5)));
 
         assertThat(doc.path("tilejson").asText()).isEqualTo("3.0.0");
         assertThat(doc.path("name").asText()).isEqualTo("World countries");
@@ -60,28 +63,39 @@ class TileJsonTest {
         assertThat(TileJson.fileName(TileFormat.PNG)).isEqualTo("tilejson-png.json");
     }
 
-    @Test
-    void theTileUrlMatchesWhereTheStorePutsTiles() throws Exception {
+    /**
+     * In every layout, the URL a client makes of the template for z3 x5 y2 (row 2 from the top: TMS row 5, quadkey
+     * 121) is where the store puts that tile.
+     */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void theTileUrlMatchesWhereTheStorePutsTiles(Layout layout) throws Exception {
         for (TileFormat format : TileFormat.values()) {
-            JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, format, BASE,
+            JsonNode doc = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, format, BASE, layout,
                     new TileJson.Zooms(2, 9)));
             String template = doc.path("tiles").get(0).asText();
             TileKey key = new TileKey("world", TileMatrixSet.WEB_MERCATOR_QUAD, TileCoord.of(3, 5, 2), format);
-            assertThat(template.replace("{z}", "3").replace("{x}", "5").replace("{y}", "2")).as("%s", format)
-                    .isEqualTo(BASE + "/" + key.path());
+            String tms = layout == Layout.TMS ? "tms" : "xyz";
+            assertThat(doc.path("scheme").asText()).isEqualTo(tms);
+            assertThat(template.replace("{z}", "3").replace("{x}", "5").replace("{y}", tms.equals("tms") ? "5" : "2")
+                    .replace("{quadkey}", "121")).as("%s", format).isEqualTo(BASE + "/" + layout.path(key));
             assertThat(doc.path("minzoom").asInt()).isEqualTo(2);
             assertThat(doc.path("maxzoom").asInt()).isEqualTo(9);
         }
     }
 
-    /** Both documents build their tile URL in one place: the same template, each with its own placeholders. */
-    @Test
-    void theTileUrlIsTheWmtsCapabilitiesTemplate() throws Exception {
-        String tileJson = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, TileFormat.WEBP, "file:///srv/tiles",
-                new TileJson.Zooms(0, 3))).path("tiles").get(0).asText();
+    /**
+     * Both documents build their tile URL in one place: the same template, each with its own placeholders, in each
+     * layout a WMTS template can name.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Layout.class, names = {"XYZ", "WMTS"})
+    void theTileUrlIsTheWmtsCapabilitiesTemplate(Layout layout) throws Exception {
+        String tileJson = new ObjectMapper().readTree(TileJson.document(WORLD, MERCATOR_CACHE, TileFormat.WEBP,
+                "file:///srv/tiles", layout, new TileJson.Zooms(0, 3))).path("tiles").get(0).asText();
         Element url = (Element) DocumentBuilderFactory.newNSInstance().newDocumentBuilder()
                 .parse(new ByteArrayInputStream(WmtsCapabilities.document(WORLD, TileMatrixSet.WEB_MERCATOR_QUAD,
-                        TileFormat.WEBP, "file:///srv/tiles")))
+                        TileFormat.WEBP, "file:///srv/tiles", layout)))
                 .getElementsByTagNameNS("http://www.opengis.net/wmts/1.0", "ResourceURL").item(0);
 
         assertThat(tileJson.replace("{z}", "{TileMatrix}").replace("{x}", "{TileCol}").replace("{y}", "{TileRow}"))

@@ -8,10 +8,12 @@ import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerCatalogFile;
+import io.tileseeder.port.Layout;
 import io.tileseeder.runtime.SeederConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -34,17 +36,25 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
      * @param publicUrl where clients read the store's root, if not at the store's own URL (see the TileStore port):
      *                  of whichever store the process writes to, the configured path or the one the command line
      *                  names instead ({@code --out}, {@code --store})
+     * @param layout    how a folder or an object store names the tiles
      */
-    public record StoreSettings(String path, Optional<S3Connection> s3, Optional<String> publicUrl) {
+    public record StoreSettings(String path, Optional<S3Connection> s3, Optional<String> publicUrl, Layout layout) {
         public StoreSettings {
             if (path == null || path.isBlank()) {
                 throw new IllegalArgumentException("the store must be a folder or s3://bucket/prefix");
             }
             publicUrl = publicUrl.map(StoreSettings::checkedUrl);
+            Objects.requireNonNull(layout, "layout");
         }
 
+        /** A store in the xyz layout, at its own URL. */
         public StoreSettings(String path, Optional<S3Connection> s3) {
-            this(path, s3, Optional.empty());
+            this(path, s3, Optional.empty(), Layout.XYZ);
+        }
+
+        /** These settings with the tiles named in {@code value}. */
+        public StoreSettings withLayout(Layout value) {
+            return new StoreSettings(path, s3, publicUrl, value);
         }
 
         /** An absolute http, https or file URL, without a trailing slash. */
@@ -138,7 +148,13 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                 atLeast(4, "seeder.limits.max-coverage-vertices", limits.maxCoverageVertices()),
                 atLeast(1, "seeder.limits.max-list-tiles", limits.maxListTiles()),
                 atLeast(1, "seeder.limits.max-combinations", limits.maxCombinations()));
-        return new Settings(new StoreSettings(config.store().path(), connection, config.store().publicUrl()),
+        Layout layout;
+        try {
+            layout = Layout.parse(config.store().layout());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("seeder.store.layout: " + e.getMessage(), e);
+        }
+        return new Settings(new StoreSettings(config.store().path(), connection, config.store().publicUrl(), layout),
                 config.layers().file().map(Path::of),
                 new JobSettings(jobLimits,
                         atLeast(1, "seeder.limits.max-running-jobs", limits.maxRunningJobs()),
@@ -213,10 +229,13 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         return config.getConfigMapping(SeederConfig.class);
     }
 
-    /** These settings with tiles going to {@code path}, through the same S3 endpoint, read at the same public URL. */
+    /**
+     * These settings with tiles going to {@code path}, through the same S3 endpoint, read at the same public URL, in
+     * the same layout.
+     */
     public Settings storedAt(String path) {
-        return new Settings(new StoreSettings(path, store.s3(), store.publicUrl()), layersFile, jobs, workers,
-                outageBudget);
+        return new Settings(new StoreSettings(path, store.s3(), store.publicUrl(), store.layout()), layersFile, jobs,
+                workers, outageBudget);
     }
 
 }

@@ -6,6 +6,7 @@ import io.tileseeder.adapters.mbtiles.MbtilesTileStore;
 import io.tileseeder.adapters.s3.S3Location;
 import io.tileseeder.adapters.s3.S3Options;
 import io.tileseeder.adapters.s3.S3TileStore;
+import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.runtime.settings.Settings.S3Connection;
 import io.tileseeder.runtime.settings.Settings.StoreSettings;
@@ -37,6 +38,11 @@ public final class Stores {
     public static TileStore open(StoreSettings settings) {
         String path = settings.path();
         if (isFile(path)) {
+            if (settings.layout() != Layout.XYZ) {
+                throw new IllegalArgumentException("layout " + settings.layout().id() + ": " + path + " is "
+                        + (isGeoPackage(path) ? "a GeoPackage" : "an MBTiles file") + ", which names its tiles its "
+                        + "own way; layouts are for folders and object stores");
+            }
             Path file = Path.of(path).toAbsolutePath();
             if (!Files.isDirectory(file.getParent())) {
                 throw new UncheckedIOException(new IOException("cannot write " + file + ": the folder "
@@ -59,8 +65,9 @@ public final class Stores {
                         + notCreated(folder, e), e);
             }
             try {
-                FileTileStore tiles = settings.publicUrl().map(url -> new FileTileStore(folder, url))
-                        .orElseGet(() -> new FileTileStore(folder));
+                FileTileStore tiles = settings.publicUrl()
+                        .map(url -> new FileTileStore(folder, url, settings.layout()))
+                        .orElseGet(() -> new FileTileStore(folder, settings.layout()));
                 tiles.probe();
                 return tiles;
             } catch (IOException e) {
@@ -74,7 +81,8 @@ public final class Stores {
                         + "seeder.s3.access-key and seeder.s3.secret-key (SEEDER_S3_ENDPOINT, ...)"));
         try {
             return new S3TileStore(connection.endpoint(), connection.accessKey(), connection.secretKey(),
-                    connection.region(), location, S3Options.defaults().withPublicUrl(settings.publicUrl().orElse(null)));
+                    connection.region(), location, S3Options.defaults().withPublicUrl(settings.publicUrl().orElse(null))
+                            .withLayout(settings.layout()));
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }

@@ -173,17 +173,23 @@ public final class PmtilesWriter implements Closeable {
         boolean small = tile.length <= sharing.maxTileBytes();
         ByteBuffer digest = small ? ByteBuffer.wrap(sha256.digest(tile)) : null;
         Long stored = small ? shared.get(digest) : null;
+        try {
+            if (stored == null) {
+                dataOut.write(tile);
+            }
+            if (id >= 0) {
+                writeEntry();
+            }
+        } catch (IOException e) {
+            throw notWritten(e);
+        }
         if (stored == null) {
             stored = dataLength;
             if (small && shared.size() < sharing.maxContents()) {
                 shared.put(digest, stored);
             }
-            dataOut.write(tile);
             dataLength += tile.length;
             contents++;
-        }
-        if (id >= 0) {
-            writeEntry();
         }
         id = tileId;
         offset = stored;
@@ -210,6 +216,22 @@ public final class PmtilesWriter implements Closeable {
         if (id < 0) {
             throw new IllegalStateException("no tile was added: a PMTiles archive holds at least one");
         }
+        try {
+            return write(description);
+        } catch (IOException e) {
+            throw notWritten(e);
+        }
+    }
+
+    /**
+     * A failure to write the archive or its temporary files beside it (a full disk), naming the archive: the
+     * operating system's message names no file.
+     */
+    private IOException notWritten(IOException e) {
+        return new IOException("cannot write " + target + ": " + e.getMessage(), e);
+    }
+
+    private Written write(Description description) throws IOException {
         writeEntry();
         entryOut.close();
         dataOut.close();
@@ -258,14 +280,23 @@ public final class PmtilesWriter implements Closeable {
         }
     }
 
-    /** Drops what was written so far unless the archive was finished; the target is left as it was. */
+    /**
+     * Drops what was written so far unless the archive was finished; the target is left as it was. The temporary
+     * files go even when closing them fails (a disk that is full cannot take their last buffered bytes).
+     */
     @Override
     public void close() throws IOException {
-        dataOut.close();
-        entryOut.close();
-        if (!finished) {
-            Files.deleteIfExists(data);
-            Files.deleteIfExists(entryFile);
+        try {
+            try {
+                dataOut.close();
+            } finally {
+                entryOut.close();
+            }
+        } finally {
+            if (!finished) {
+                Files.deleteIfExists(data);
+                Files.deleteIfExists(entryFile);
+            }
         }
     }
 

@@ -34,6 +34,22 @@ final class EngineOptions {
             description = "Metatiles rendered at once (default: 2 x the cores this JVM sees).")
     Integer threads;
 
+    /**
+     * The store in the layout a {@code --layout} option names, or as it is when the option was left out (null).
+     *
+     * @throws IllegalArgumentException naming the option and the layouts there are
+     */
+    static StoreSettings withLayout(StoreSettings store, String layout) {
+        if (layout == null) {
+            return store;
+        }
+        try {
+            return store.withLayout(Layout.parse(layout));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--layout: " + e.getMessage(), e);
+        }
+    }
+
     /** {@code base} with what the options name instead. */
     Settings apply(Settings base) {
         if (threads != null && threads < 1) {
@@ -45,13 +61,7 @@ final class EngineOptions {
                     workers.drainTimeout(), workers.wmsRequestsPerUpstream());
         }
         StoreSettings store = out == null ? base.store() : base.storedAt(out).store();
-        if (layout != null) {
-            try {
-                store = store.withLayout(Layout.parse(layout));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--layout: " + e.getMessage(), e);
-            }
-        }
+        store = withLayout(store, layout);
         return new Settings(store,
                 layers == null ? base.layersFile() : Optional.of(layers), base.jobs(), workers,
                 base.outageBudget());

@@ -1,6 +1,5 @@
 package io.tileseeder.app.cli;
 
-import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.runtime.wiring.Stores;
@@ -66,13 +65,11 @@ final class PackCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Settings.StoreSettings settings = engines.settings().store();
-        if (layout != null) {
-            try {
-                settings = settings.withLayout(Layout.parse(layout));
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--layout: " + e.getMessage());
-            }
+        Settings.StoreSettings settings;
+        try {
+            settings = EngineOptions.withLayout(engines.settings().store(), layout);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         CacheAddress address;
         try {

@@ -23,7 +23,9 @@ import java.util.logging.Logger;
  * budget; only then does the last error reach the caller. Meanwhile the outage is listed by {@link #current},
  * which the job views read ("waiting for Redis"). An outage is listed until a step that met it succeeds, or
  * until nobody has reported it for {@value #STALE_SECONDS} s (whoever met it gave up waiting, or never calls
- * again), so a forgotten report cannot leave a job "waiting" for a dependency that is long back.
+ * again), so a forgotten report cannot leave a job "waiting" for a dependency that is long back. A failure of an
+ * attempt that began before the dependency was last seen answering is the tail of an outage already over (a client
+ * giving up on a request it sent while the dependency was away), not a new one: it is neither listed nor told.
  *
  * <pre>{@code
  * Outages outages = new Outages(Duration.ofMinutes(10), Clock.systemUTC());
@@ -54,6 +56,8 @@ public final class Outages {
     private final ConcurrentMap<String, Outage> current = new ConcurrentHashMap<>();
     /** When each listed outage was last reported. */
     private final ConcurrentMap<String, Instant> reported = new ConcurrentHashMap<>();
+    /** When each dependency was last seen answering. */
+    private final ConcurrentMap<String, Instant> answered = new ConcurrentHashMap<>();
 
     /** @param budget how long a step keeps trying while a dependency is unavailable ({@code seeder.outage-budget}) */
     public Outages(Duration budget, Clock clock) {
@@ -123,9 +127,14 @@ public final class Outages {
 
     /**
      * Records that {@code dependency} could not be reached by an attempt that began at {@code since}: an outage
-     * starts then, not when the client gave up (Redisson, for one, tries for seconds first).
+     * starts then, not when the client gave up (Redisson, for one, tries for seconds first). An attempt that began
+     * before the dependency last answered met an outage that is over, and is not recorded.
      */
     public void down(String dependency, String message, Instant since) {
+        Instant back = answered.get(dependency);
+        if (back != null && back.isAfter(since)) {
+            return;
+        }
         Instant now = clock.instant();
         reported.put(dependency, now);
         Outage before = current.putIfAbsent(dependency, new Outage(dependency, since, message));
@@ -139,6 +148,7 @@ public final class Outages {
 
     /** Records that {@code dependency} answered again. */
     public void up(String dependency) {
+        answered.put(dependency, clock.instant());
         reported.remove(dependency);
         Outage was = current.remove(dependency);
         if (was != null) {

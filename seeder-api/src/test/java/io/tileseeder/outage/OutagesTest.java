@@ -161,6 +161,30 @@ class OutagesTest {
         assertThat(timed.current()).isEmpty();
     }
 
+    /**
+     * Two callers meet an outage; one succeeds once the dependency is back, and then the other's request, sent while
+     * it was away, times out: that is the old outage's tail, and no new outage begins (nor is told) for it. A failure
+     * of an attempt begun after the dependency answered is a new outage.
+     */
+    @Test
+    void aFailureOfAnAttemptBegunBeforeTheDependencyAnsweredAgainStartsNoNewOutage() {
+        MovableClock clock = new MovableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Outages timed = new Outages(Duration.ofMinutes(1), clock);
+        Instant sentWhileAway = clock.now;
+        timed.down("Redis", "connection refused", sentWhileAway);
+        clock.now = clock.now.plusSeconds(10);
+        timed.up("Redis");
+
+        clock.now = clock.now.plusSeconds(2);
+        timed.down("Redis", "TimeoutException", sentWhileAway.plusSeconds(9));
+        assertThat(timed.current()).isEmpty();
+
+        Instant sentAfter = clock.now;
+        clock.now = clock.now.plusSeconds(3);
+        timed.down("Redis", "connection refused", sentAfter);
+        assertThat(timed.current()).singleElement().extracting(Outages.Outage::since).isEqualTo(sentAfter);
+    }
+
     private static final class MovableClock extends Clock {
         Instant now;
 

@@ -611,13 +611,13 @@ class DistributedSeedingIT {
             awaitHealth(coordinator, outage.check(), "UP");
             if (outage.seenByReadiness()) {
                 // Told by each process, whether or not a call of its own met the outage: the first line when it
-                // began, the last when it ended.
+                // began, the last when it ended (the dependency watch's next probe, at most 8 s after it is back,
+                // ends any outage a process still lists).
                 String dependency = outage.check().equals("store") ? Outages.OBJECT_STORE : outage.check();
                 List<SeederProcess> processes = new ArrayList<>(started.workers());
                 processes.add(coordinator);
                 for (SeederProcess process : processes) {
-                    List<String> told = process.output().lines().filter(line -> line.contains("[io.ti.ou.Outages]")
-                            && line.contains(dependency + " is ")).toList();
+                    List<String> told = awaitToldEnded(process, dependency);
                     assertThat(told).as("what %s told of the outage", process.name).isNotEmpty()
                             .first().asString().contains(dependency + " is unavailable");
                     assertThat(told.getLast()).as("the last line %s told of the outage", process.name)
@@ -628,6 +628,23 @@ class DistributedSeedingIT {
                     + "missing; %d event, at %s; last tile %s; the job showed it waited for %s%n",
                     name(info), outage.check(), length.toMillis(), resumed.toMillis(), disturbed.toMillis(),
                     objects.size(), events.size(), events.getFirst().time(), lastTile, waitedFor);
+        }
+    }
+
+    /**
+     * The lines {@code process} told of {@code dependency}'s outage, once the last says it ended (or after 30 s, as
+     * they are then).
+     */
+    private static List<String> awaitToldEnded(SeederProcess process, String dependency) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            List<String> told = process.output().lines().filter(line -> line.contains("[io.ti.ou.Outages]")
+                    && line.contains(dependency + " is ")).toList();
+            if (!told.isEmpty() && told.getLast().contains(dependency + " is available again after")
+                    || System.nanoTime() > deadline) {
+                return told;
+            }
+            Thread.sleep(200);
         }
     }
 

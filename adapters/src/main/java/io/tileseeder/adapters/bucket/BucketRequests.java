@@ -1,6 +1,5 @@
-package io.tileseeder.adapters.s3;
+package io.tileseeder.adapters.bucket;
 
-import io.tileseeder.adapters.s3.S3Failures.Failure;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.StoreUnavailableException;
 import java.io.IOException;
@@ -19,33 +18,33 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
- * The request loop of an {@link S3TileStore}: an in-flight limit shared by all callers, and retries.
+ * The request loop of a {@link BucketTileStore}: an in-flight limit shared by all callers, and retries.
  *
  * <p>Concurrency: every request takes a permit of one {@link Semaphore}, shared by all callers, so the store never
- * has more requests in flight than {@link S3Options#maxInFlight()}, however many threads call it.
+ * has more requests in flight than its limit, however many threads call it.
  *
- * <p>Failures: a request that fails in a way worth retrying (see {@link S3Failures}) is sent again with exponential
+ * <p>Failures: a request that fails in a way worth retrying ({@link Bucket#classify}) is sent again with exponential
  * backoff and jitter, up to {@link RetryPolicy#maxAttempts()} attempts in all; any other failure ends the loop.
- * Errors name the endpoint, the objects and the S3 error code.
+ * Errors name the endpoint, the objects and the service's error code. A request still failing when the attempts run
+ * out is a {@link StoreUnavailableException}: the outage policy waits for the store.
  */
-final class S3Requests {
+final class BucketRequests {
 
     private static final int MAX_NAMED_FAILURES = 5;
 
+    private final Bucket bucket;
     private final String endpoint;
-    private final S3Location location;
     private final RetryPolicy retry;
     private final Semaphore inFlight;
     private final LongAdder retries = new LongAdder();
 
-    /**
-     * @param endpoint    named in errors
-     * @param location    named in errors
-     * @param maxInFlight the most requests in flight at once, for all callers together
-     */
-    S3Requests(String endpoint, S3Location location, int maxInFlight, RetryPolicy retry) {
-        this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
-        this.location = Objects.requireNonNull(location, "location");
+    /** @param maxInFlight the most requests in flight at once, for all callers together */
+    BucketRequests(Bucket bucket, int maxInFlight, RetryPolicy retry) {
+        if (maxInFlight < 1) {
+            throw new IllegalArgumentException("the most requests in flight must be at least 1, not " + maxInFlight);
+        }
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        this.endpoint = bucket.endpoint();
         this.retry = Objects.requireNonNull(retry, "retry");
         this.inFlight = new Semaphore(maxInFlight, true);
     }
@@ -72,12 +71,12 @@ final class S3Requests {
             for (K item : pending) {
                 sent.put(item, send(item, request));
             }
-            Map<K, Failure> failures = new LinkedHashMap<>();
+            Map<K, BucketFailure> failures = new LinkedHashMap<>();
             for (Map.Entry<K, CompletableFuture<T>> entry : sent.entrySet()) {
                 try {
                     results.put(entry.getKey(), await(entry.getValue()));
                 } catch (ExecutionException e) {
-                    failures.put(entry.getKey(), S3Failures.classify(e.getCause()));
+                    failures.put(entry.getKey(), bucket.classify(e.getCause()));
                 }
             }
             if (failures.isEmpty()) {
@@ -129,13 +128,13 @@ final class S3Requests {
         }
     }
 
-    private IOException failed(String action, int total, Map<?, Failure> failures, int attempts,
+    private IOException failed(String action, int total, Map<?, BucketFailure> failures, int attempts,
                                boolean exhausted) {
         StringBuilder message = new StringBuilder("cannot ").append(action).append(' ');
         if (total == 1) {
-            message.append(failures.keySet().iterator().next()).append(" in ").append(location);
+            message.append(failures.keySet().iterator().next()).append(" in ").append(bucket.describe());
         } else {
-            message.append(failures.size()).append(" of ").append(total).append(" objects in ").append(location);
+            message.append(failures.size()).append(" of ").append(total).append(" objects in ").append(bucket.describe());
         }
         message.append(" at ").append(endpoint);
         if (exhausted) {
@@ -145,7 +144,7 @@ final class S3Requests {
         }
         message.append(": ");
         int named = 0;
-        for (Map.Entry<?, Failure> entry : failures.entrySet()) {
+        for (Map.Entry<?, BucketFailure> entry : failures.entrySet()) {
             if (named == MAX_NAMED_FAILURES) {
                 message.append("; and ").append(failures.size() - named).append(" more");
                 break;

@@ -5,12 +5,8 @@ import io.minio.errors.InvalidResponseException;
 import io.minio.errors.MinioException;
 import io.minio.errors.ServerException;
 import io.minio.messages.DeleteResult;
-import java.io.IOException;
-import java.io.InterruptedIOException;
+import io.tileseeder.adapters.bucket.BucketFailure;
 import java.io.UncheckedIOException;
-import java.net.ConnectException;
-import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
@@ -42,10 +38,6 @@ final class S3Failures {
     private S3Failures() {
     }
 
-    /** Why a request failed, for people, and whether trying again may help. */
-    record Failure(boolean retryable, String reason, Throwable cause) {
-    }
-
     /** The S3 errors a DeleteObjects request reported for some of its objects. */
     static final class DeleteErrors extends Exception {
         private final transient List<DeleteResult.Error> errors;
@@ -62,7 +54,7 @@ final class S3Failures {
     }
 
     /** Why a request failed and whether sending it again may help. */
-    static Failure classify(Throwable failure) {
+    static BucketFailure classify(Throwable failure) {
         Throwable e = unwrap(failure);
         if (e instanceof ErrorResponseException error) {
             String code = error.errorResponse().code();
@@ -70,35 +62,27 @@ final class S3Failures {
             String message = error.errorResponse().message();
             String reason = code + (status > 0 ? " (HTTP " + status + ")" : "")
                     + (message == null || message.isBlank() ? "" : ": " + message);
-            return new Failure(retryableStatus(status) || RETRYABLE_CODES.contains(code), reason, e);
+            return new BucketFailure(BucketFailure.retryableStatus(status) || RETRYABLE_CODES.contains(code), reason,
+                    e);
         }
         if (e instanceof ServerException server) {
-            return new Failure(retryableStatus(server.statusCode()), "HTTP " + server.statusCode(), e);
+            return new BucketFailure(BucketFailure.retryableStatus(server.statusCode()),
+                    "HTTP " + server.statusCode(), e);
         }
         if (e instanceof InvalidResponseException invalid) {
             Matcher m = RESPONSE_CODE.matcher(String.valueOf(invalid.getMessage()));
             int status = m.find() ? Integer.parseInt(m.group(1)) : 0;
-            return new Failure(retryableStatus(status), "not an S3 answer: " + shorten(invalid.getMessage()), e);
+            return new BucketFailure(BucketFailure.retryableStatus(status),
+                    "not an S3 answer: " + BucketFailure.shorten(invalid.getMessage()), e);
         }
         if (e instanceof DeleteErrors errors) {
-            return new Failure(errors.retryable(), errors.getMessage(), e);
+            return new BucketFailure(errors.retryable(), errors.getMessage(), e);
         }
-        if (e instanceof ConnectException || e instanceof UnknownHostException
-                || e instanceof SocketTimeoutException) {
-            return new Failure(true, "cannot connect: " + describe(e), e);
+        if (BucketFailure.isShutDown(e)) {
+            return new BucketFailure(false, BucketFailure.describe(e), e);
         }
-        if (e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException)
-                && e.getMessage() != null && e.getMessage().contains("executor rejected")) {
-            return new Failure(false, describe(e), e);
-        }
-        if (e instanceof IOException) {
-            return new Failure(true, describe(e), e);
-        }
-        return new Failure(false, describe(e), e);
-    }
-
-    private static boolean retryableStatus(int status) {
-        return status >= 500 || status == 429 || status == 408;
+        BucketFailure transport = BucketFailure.ofTransport(e);
+        return transport != null ? transport : new BucketFailure(false, BucketFailure.describe(e), e);
     }
 
     /** Whether the failure is S3's answer that there is no such object (a missing bucket is not that). */
@@ -131,31 +115,5 @@ final class S3Failures {
     static boolean credentialsRefused(Throwable failure) {
         String code = s3Code(failure);
         return code != null && CREDENTIAL_CODES.contains(code);
-    }
-
-    /** The failure as a {@link CompletionException}, to rethrow from a stage of a future without wrapping twice. */
-    static CompletionException completion(Throwable failure) {
-        return failure instanceof CompletionException c ? c : new CompletionException(failure);
-    }
-
-    /** The exception's class and message, and its root cause's if that says more (e.g. "Connection refused"). */
-    static String describe(Throwable e) {
-        String message = e.getMessage();
-        String text = e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String rootMessage = root.getMessage();
-        if (root != e && rootMessage != null && !rootMessage.isBlank()
-                && (message == null || !message.contains(rootMessage))) {
-            text += " (" + rootMessage + ")";
-        }
-        return shorten(text);
-    }
-
-    static String shorten(String text) {
-        String oneLine = text.replaceAll("\\s+", " ").strip();
-        return oneLine.length() <= 300 ? oneLine : oneLine.substring(0, 300) + "...";
     }
 }

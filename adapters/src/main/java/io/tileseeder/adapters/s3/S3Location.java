@@ -1,5 +1,6 @@
 package io.tileseeder.adapters.s3;
 
+import io.tileseeder.adapters.bucket.BucketLocation;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -21,7 +22,7 @@ public record S3Location(String bucket, String prefix) {
         if (problem != null) {
             throw new IllegalArgumentException("invalid bucket name '" + bucket + "': " + problem);
         }
-        problem = prefixProblem(prefix);
+        problem = BucketLocation.prefixProblem(prefix);
         if (problem != null) {
             throw new IllegalArgumentException("invalid key prefix '" + prefix + "': " + problem);
         }
@@ -95,33 +96,6 @@ public record S3Location(String bucket, String prefix) {
         for (String reserved : List.of("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")) {
             if (name.endsWith(reserved)) {
                 return "must not end with '" + reserved + "' (reserved)";
-            }
-        }
-        return null;
-    }
-
-    private static String prefixProblem(String prefix) {
-        if (prefix.isEmpty()) {
-            return null;
-        }
-        if (prefix.startsWith("/") || prefix.endsWith("/")) {
-            return "must not begin or end with '/'";
-        }
-        if (prefix.length() > 512) {
-            return "longer than 512 characters";
-        }
-        if (prefix.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            return "contains a control character";
-        }
-        if (prefix.contains("\\")) {
-            return "contains a backslash";
-        }
-        for (String segment : prefix.split("/", -1)) {
-            if (segment.isEmpty()) {
-                return "contains an empty segment ('//')";
-            }
-            if (segment.equals(".") || segment.equals("..")) {
-                return "contains a '" + segment + "' segment";
             }
         }
         return null;

@@ -166,7 +166,7 @@ class S3TileStoreIT extends ManyCachesTileStoreContract {
     void deletesMoreThanOneBatchOfObjects() throws Exception {
         List<EncodedTile> tiles = new ArrayList<>();
         for (TileCoord tile : TMS.fullRange(6)) { // 4096 tiles, keep 1100 of them
-            if (tiles.size() == S3TileStore.DELETE_BATCH + 100) {
+            if (tiles.size() == S3Bucket.DELETE_BATCH + 100) {
                 break;
             }
             tiles.add(new EncodedTile(key(tile), new byte[] {(byte) tile.x(), (byte) tile.y()}));

@@ -138,6 +138,5 @@ azurite_check() {
 azurite_env() {
   if azurite_pid >/dev/null; then
     say "export SEEDER_AZURE_CONNECTION_STRING='DefaultEndpointsProtocol=http;AccountName=$AZURITE_ACCOUNT;AccountKey=$AZURITE_KEY;BlobEndpoint=$(azurite_url);'"
-    say "export SEEDER_AZURE_ENDPOINT=$(azurite_url)"
   fi
 }

@@ -32,7 +32,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import io.tileseeder.port.Layout;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -148,7 +150,7 @@ final class WmsBenchCommand implements Callable<Integer> {
     }
 
     private static Settings storedAt(Settings settings, String store) {
-        return new Settings(new StoreSettings(store, settings.store().s3()), settings.layersFile(),
+        return new Settings(new StoreSettings(store, settings.store().clouds(), Optional.empty(), Layout.XYZ), settings.layersFile(),
                 settings.jobs(), settings.workers(), settings.outageBudget());
     }
 

@@ -50,6 +50,12 @@ public interface SeederConfig {
     /** The S3 endpoint of an {@code s3://} store. */
     S3 s3();
 
+    /** The Azure Storage account of an {@code az://} store. */
+    Azure azure();
+
+    /** Google Cloud Storage, for a {@code gs://} store. */
+    Gcs gcs();
+
     /** What jobs and clients may ask of the coordinator. */
     Limits limits();
 
@@ -77,7 +83,9 @@ public interface SeederConfig {
 
     interface Store {
         /**
-         * Where tiles go: a folder, {@code s3://bucket/prefix} (then see {@code seeder.s3.*}), or, in the embedded
+         * Where tiles go: a folder, {@code s3://bucket/prefix} (then see {@code seeder.s3.*}),
+         * {@code az://container/prefix} (Azure Blob Storage, {@code seeder.azure.*}), {@code gs://bucket/prefix}
+         * (Google Cloud Storage, {@code seeder.gcs.*}), or, in the embedded
          * mode, an MBTiles file ({@code *.mbtiles}: one layer in WebMercatorQuad and one format) or a GeoPackage
          * ({@code *.gpkg}: a tile pyramid per layer and quad set).
          */
@@ -206,6 +214,45 @@ public interface SeederConfig {
         /** The S3 region requests are signed for. */
         @WithDefault("us-east-1")
         String region();
+    }
+
+    /**
+     * The Azure Storage account of an {@code az://} store: a connection string, or the blob endpoint with the
+     * account's name and key or with a SAS token. None of them is ever logged.
+     */
+    interface Azure {
+        /**
+         * The account's connection string, as the portal and Azurite give it
+         * ({@code DefaultEndpointsProtocol=https;AccountName=...;AccountKey=...;EndpointSuffix=core.windows.net}).
+         */
+        Optional<String> connectionString();
+
+        /** The blob endpoint, e.g. {@code https://ACCOUNT.blob.core.windows.net}, when there is no connection string. */
+        Optional<String> endpoint();
+
+        /** The account's name, with {@code account-key}. */
+        Optional<String> accountName();
+
+        /** One of the account's access keys. */
+        Optional<String> accountKey();
+
+        /** A shared access signature with read, write, delete and list rights on the container. */
+        Optional<String> sasToken();
+    }
+
+    /**
+     * Google Cloud Storage for a {@code gs://} store: by default the Application Default Credentials (the pod's
+     * service account on GKE, or {@code GOOGLE_APPLICATION_CREDENTIALS}).
+     */
+    interface Gcs {
+        /** An emulator's address, e.g. {@code http://127.0.0.1:4443} (fake-gcs-server): then no credentials are sent. */
+        Optional<String> endpoint();
+
+        /** A service account's JSON key file, instead of the Application Default Credentials. */
+        Optional<String> credentialsFile();
+
+        /** The project a missing bucket is created in; by default the credentials' own. */
+        Optional<String> project();
     }
 
     /** Upstream WMSes of {@code wms} layers. */

@@ -65,13 +65,17 @@ final class AzureBucket implements Bucket {
                 .responseTimeout(requestTimeout).build();
         BlobServiceClientBuilder builder = new BlobServiceClientBuilder().httpClient(http)
                 .retryOptions(new RequestRetryOptions(RetryPolicyType.FIXED, 1, (Duration) null, null, null, null));
-        connection.connectionString().ifPresent(builder::connectionString);
-        connection.endpoint().ifPresent(builder::endpoint);
-        if (connection.accountKey().isPresent()) {
-            builder.credential(new StorageSharedKeyCredential(connection.accountName().orElseThrow(),
-                    connection.accountKey().get()));
+        if (connection.connectionString().isPresent()) {
+            builder.connectionString(connection.connectionString().get());
+        } else {
+            builder.endpoint(connection.endpoint().orElseThrow());
+            if (connection.accountKey().isPresent()) {
+                builder.credential(new StorageSharedKeyCredential(connection.accountName().orElseThrow(),
+                        connection.accountKey().get()));
+            } else {
+                builder.sasToken(connection.sasToken().orElseThrow());
+            }
         }
-        connection.sasToken().ifPresent(builder::sasToken);
         BlobServiceAsyncClient service = builder.buildAsyncClient();
         this.container = service.getBlobContainerAsyncClient(location.bucket());
         this.batches = new BlobBatchClientBuilder(service).buildAsyncClient();

@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * How to reach an Azure Storage account, by the means Azure's own tools take: a connection string (Azurite's
- * development one among them), or the blob endpoint with the account's name and key, or with a SAS token. Never
- * printed: {@link #toString} names the endpoint only.
+ * development one among them), or else the blob endpoint with the account's name and key, or else with a SAS token.
+ * Never printed: {@link #toString} names the endpoint only.
  */
 public record AzureConnection(Optional<String> connectionString, Optional<String> endpoint,
                               Optional<String> accountName, Optional<String> accountKey, Optional<String> sasToken) {

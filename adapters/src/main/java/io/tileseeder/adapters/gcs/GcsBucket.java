@@ -233,7 +233,10 @@ final class GcsBucket implements Bucket {
         return location.prefix();
     }
 
-    /** The JSON API's media link of the prefix is not a URL a web client reads tiles from; the XML API's is. */
+    /**
+     * The host's path-style URL of the bucket and prefix: {@code https://storage.googleapis.com/BUCKET/PREFIX}, where
+     * a web client reads the objects of a public bucket (an emulator's own address for an emulator).
+     */
     @Override
     public String publicUrl() {
         String base = endpoint.replaceAll("/+$", "") + "/" + location.bucket();

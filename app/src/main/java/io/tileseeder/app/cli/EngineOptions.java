@@ -11,10 +11,13 @@ import picocli.CommandLine.Option;
 /** Options shared by the commands that run the embedded engine. */
 final class EngineOptions {
 
-    @Option(names = {"--store", "--out"}, paramLabel = "DIR|FILE.mbtiles|FILE.gpkg|s3://BUCKET/PREFIX",
-            description = "Where tiles go, named as --layout says: a folder, or an S3 bucket "
-                    + "and prefix (endpoint and credentials from SEEDER_S3_ENDPOINT, SEEDER_S3_ACCESS_KEY, "
-                    + "SEEDER_S3_SECRET_KEY); or an MBTiles file (one layer, WebMercatorQuad, one format) or a "
+    @Option(names = {"--store", "--out"},
+            paramLabel = "DIR|FILE.mbtiles|FILE.gpkg|s3://BUCKET/PREFIX|az://CONTAINER/PREFIX|gs://BUCKET/PREFIX",
+            description = "Where tiles go, named as --layout says: a folder; an S3 bucket and prefix (endpoint and "
+                    + "credentials from SEEDER_S3_ENDPOINT, SEEDER_S3_ACCESS_KEY, SEEDER_S3_SECRET_KEY); an Azure "
+                    + "container (SEEDER_AZURE_CONNECTION_STRING, or SEEDER_AZURE_ENDPOINT with a key or SAS token); "
+                    + "a Google Cloud Storage bucket (the Application Default Credentials, or "
+                    + "SEEDER_GCS_CREDENTIALS_FILE; SEEDER_GCS_ENDPOINT for an emulator); or an MBTiles file (one layer, WebMercatorQuad, one format) or a "
                     + "GeoPackage (a tile pyramid per layer and quad set). Default: "
                     + "the setting seeder.store.path, 'tiles' unless configured.")
     String out;

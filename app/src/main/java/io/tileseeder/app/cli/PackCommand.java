@@ -32,16 +32,18 @@ final class PackCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "CACHE",
             description = "The cache's folder: {store}/{layer}/WebMercatorQuad (then a folder per dimension value), "
-                    + "a folder or s3://BUCKET/PREFIX/... (S3 endpoint and credentials as for seed).")
+                    + "a folder or s3://BUCKET/PREFIX/..., az://CONTAINER/PREFIX/..., gs://BUCKET/PREFIX/... (the "
+                    + "clouds' settings as for seed).")
     String cache;
 
     @Parameters(index = "1", paramLabel = "ARCHIVE",
-            description = "The archive to write, ending in .pmtiles: a file, or s3://BUCKET/PREFIX/NAME.pmtiles (written "
-                    + "in --work-dir first, then uploaded in parts).")
+            description = "The archive to write, ending in .pmtiles: a file, or an object in a bucket "
+                    + "(s3://, az://, gs://BUCKET/PREFIX/NAME.pmtiles: written in --work-dir first, then uploaded in "
+                    + "parts).")
     String archive;
 
     @Option(names = "--work-dir", paramLabel = "DIR",
-            description = "Where an archive for S3 is written before it is uploaded (default: the system's temporary "
+            description = "Where an archive for a bucket is written before it is uploaded (default: the system's temporary "
                     + "folder); it needs the archive's size free.")
     Path workDir;
 
@@ -90,7 +92,7 @@ final class PackCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         TileStore store;
         try {
-            store = Stores.open(new Settings.StoreSettings(address.store(), settings.s3(), settings.publicUrl(),
+            store = Stores.open(new Settings.StoreSettings(address.store(), settings.clouds(), settings.publicUrl(),
                     settings.layout()));
         } catch (IllegalArgumentException | UncheckedIOException e) {
             err.println("error: " + e.getMessage());

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tileseeder.adapters.pmtiles.CachePacker;
 import io.tileseeder.adapters.pmtiles.PmtilesWriter;
-import io.tileseeder.adapters.s3.S3TileStore;
+import io.tileseeder.adapters.bucket.BucketTileStore;
 import io.tileseeder.coordinator.job.Manifest;
 import io.tileseeder.coordinator.job.TileJson;
 import io.tileseeder.job.TileFormat;
@@ -44,7 +44,7 @@ final class Packing {
     /**
      * Where the archive goes.
      *
-     * @param folder where it is written: the target's folder, or the work folder of one for S3
+     * @param folder where it is written: the target's folder, or the work folder of one for a bucket
      */
     record Target(String archive, boolean upload, String name, Path folder) {
 
@@ -56,7 +56,7 @@ final class Packing {
             if (!archive.toLowerCase(Locale.ROOT).endsWith(".pmtiles")) {
                 throw new IllegalArgumentException(option + ": '" + archive + "' does not end in .pmtiles");
             }
-            boolean upload = archive.startsWith("s3://");
+            boolean upload = Stores.isBucket(archive);
             Path folder = upload ? Optional.ofNullable(workDir).orElse(Path.of(System.getProperty("java.io.tmpdir")))
                     .toAbsolutePath() : Path.of(archive).toAbsolutePath().getParent();
             if (!Files.isDirectory(folder) || !Files.isWritable(folder)) {
@@ -76,9 +76,9 @@ final class Packing {
     static int pack(Settings settings, TileStore store, TileCache cache, String format, int readers, Target target,
                     PrintWriter out, PrintWriter err) throws InterruptedException {
         String where = store.describe() + "/" + store.layout().folder(cache);
-        Optional<S3TileStore> upload;
+        Optional<BucketTileStore> upload;
         try {
-            upload = target.upload() ? Optional.of((S3TileStore) Stores.open(settings.storedAt(
+            upload = target.upload() ? Optional.of((BucketTileStore) Stores.open(settings.storedAt(
                     target.archive().substring(0, target.archive().length() - target.name().length())).store()))
                     : Optional.empty();
         } catch (IllegalArgumentException | UncheckedIOException e) {

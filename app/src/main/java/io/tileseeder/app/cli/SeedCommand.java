@@ -62,7 +62,7 @@ final class SeedCommand implements Callable<Integer> {
 
     @Option(names = "--pack", paramLabel = "ARCHIVE.pmtiles",
             description = "Once the job succeeded, packs the cache it seeded into one PMTiles archive, a file or "
-                    + "s3://BUCKET/PREFIX/NAME.pmtiles, as 'seeder pack' does (WebMercatorQuad, one cache); the exit "
+                    + "an object in a bucket (s3://, az://, gs://), as 'seeder pack' does (WebMercatorQuad, one cache); the exit "
                     + "status is then the pack's.")
     String pack;
 

@@ -16,8 +16,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "worker", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = ExitCodes.USAGE,
         description = {"Runs a worker of the distributed mode until stopped: takes metatile tasks from Kafka, "
                 + "renders them and stores the tiles. Needs SEEDER_MODE=distributed, SEEDER_KAFKA_BOOTSTRAP, "
-                + "SEEDER_REDIS_URL and a store (--store s3://bucket/prefix with SEEDER_S3_*, or a folder every "
-                + "worker shares).",
+                + "SEEDER_REDIS_URL and a store (--store s3://bucket/prefix with SEEDER_S3_*, az://container/prefix "
+                + "with SEEDER_AZURE_*, gs://bucket/prefix with SEEDER_GCS_*, or a folder every worker shares).",
                 "Health: /q/health; metrics: /q/metrics on --port, its management interface; it serves no API."})
 final class WorkerCommand implements Callable<Integer> {
 

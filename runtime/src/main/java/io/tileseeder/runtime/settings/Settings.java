@@ -4,6 +4,8 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.tileseeder.adapters.azure.AzureConnection;
+import io.tileseeder.adapters.gcs.GcsConnection;
 import io.tileseeder.job.JobLimits;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.layer.LayerCatalogConfig;
@@ -31,30 +33,38 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                        WorkerSettings workers, Duration outageBudget) {
 
     /**
-     * Where tiles go: a folder, or {@code s3://bucket/prefix} with the endpoint in {@code s3}.
+     * Where tiles go: a folder, a file, or a bucket of a cloud ({@code s3://}, {@code az://}, {@code gs://}) reached
+     * through {@code clouds}.
      *
      * @param publicUrl where clients read the store's root, if not at the store's own URL (see the TileStore port):
      *                  of whichever store the process writes to, the configured path or the one the command line
      *                  names instead ({@code --out}, {@code --store})
      * @param layout    how a folder or an object store names the tiles
      */
-    public record StoreSettings(String path, Optional<S3Connection> s3, Optional<String> publicUrl, Layout layout) {
+    public record StoreSettings(String path, Clouds clouds, Optional<String> publicUrl, Layout layout) {
         public StoreSettings {
             if (path == null || path.isBlank()) {
-                throw new IllegalArgumentException("the store must be a folder or s3://bucket/prefix");
+                throw new IllegalArgumentException("the store must be a folder, a file or a bucket "
+                        + "(s3://, az://, gs://)");
             }
+            Objects.requireNonNull(clouds, "clouds");
             publicUrl = publicUrl.map(StoreSettings::checkedUrl);
             Objects.requireNonNull(layout, "layout");
         }
 
-        /** A store in the xyz layout, at its own URL. */
+        /** A store in the xyz layout, at its own URL, reaching S3 only. */
         public StoreSettings(String path, Optional<S3Connection> s3) {
-            this(path, s3, Optional.empty(), Layout.XYZ);
+            this(path, new Clouds(s3, Optional.empty(), Optional.empty()), Optional.empty(), Layout.XYZ);
+        }
+
+        /** The S3 endpoint, if one is set. */
+        public Optional<S3Connection> s3() {
+            return clouds.s3();
         }
 
         /** These settings with the tiles named in {@code value}. */
         public StoreSettings withLayout(Layout value) {
-            return new StoreSettings(path, s3, publicUrl, value);
+            return new StoreSettings(path, clouds, publicUrl, value);
         }
 
         /** An absolute http, https or file URL, without a trailing slash. */
@@ -72,6 +82,10 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
             throw new IllegalArgumentException("seeder.store.public-url must be an absolute http, https or file URL "
                     + "without query or fragment, e.g. https://tiles.example.com/cache; got '" + url + "'");
         }
+    }
+
+    /** How to reach each cloud whose settings are given: S3, Azure Blob Storage, Google Cloud Storage. */
+    public record Clouds(Optional<S3Connection> s3, Optional<AzureConnection> azure, Optional<GcsConnection> gcs) {
     }
 
     /** An S3 endpoint and its credentials. */
@@ -140,6 +154,14 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         SeederConfig.S3 s3 = config.s3();
         Optional<S3Connection> connection = s3.endpoint().map(endpoint -> new S3Connection(endpoint,
                 s3.accessKey().orElse(""), s3.secretKey().orElse(""), s3.region()));
+        SeederConfig.Azure azure = config.azure();
+        Optional<AzureConnection> azureConnection = azure.connectionString().isPresent() || azure.endpoint().isPresent()
+                ? Optional.of(new AzureConnection(azure.connectionString(), azure.endpoint(), azure.accountName(),
+                        azure.accountKey(), azure.sasToken()))
+                : Optional.empty();
+        SeederConfig.Gcs gcs = config.gcs();
+        GcsConnection gcsConnection = new GcsConnection(gcs.endpoint(), gcs.credentialsFile().map(Path::of),
+                gcs.project());
         SeederConfig.Limits limits = config.limits();
         SeederConfig.Workers workers = config.workers();
         JobLimits jobLimits = new JobLimits(within(1, Integer.MAX_VALUE, "seeder.limits.max-tiles-per-job",
@@ -154,7 +176,8 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("seeder.store.layout: " + e.getMessage(), e);
         }
-        return new Settings(new StoreSettings(config.store().path(), connection, config.store().publicUrl(), layout),
+        return new Settings(new StoreSettings(config.store().path(), new Clouds(connection, azureConnection,
+                        Optional.of(gcsConnection)), config.store().publicUrl(), layout),
                 config.layers().file().map(Path::of),
                 new JobSettings(jobLimits,
                         atLeast(1, "seeder.limits.max-running-jobs", limits.maxRunningJobs()),
@@ -230,11 +253,11 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
     }
 
     /**
-     * These settings with tiles going to {@code path}, through the same S3 endpoint, read at the same public URL, in
+     * These settings with tiles going to {@code path}, through the same clouds' settings, read at the same public URL, in
      * the same layout.
      */
     public Settings storedAt(String path) {
-        return new Settings(new StoreSettings(path, store.s3(), store.publicUrl(), store.layout()), layersFile, jobs,
+        return new Settings(new StoreSettings(path, store.clouds(), store.publicUrl(), store.layout()), layersFile, jobs,
                 workers, outageBudget);
     }
 

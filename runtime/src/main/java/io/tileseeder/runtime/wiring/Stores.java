@@ -1,11 +1,18 @@
 package io.tileseeder.runtime.wiring;
 
+import io.tileseeder.adapters.azure.AzureConnection;
+import io.tileseeder.adapters.azure.AzureTileStore;
+import io.tileseeder.adapters.bucket.BucketLocation;
+import io.tileseeder.adapters.bucket.BucketTileStore;
 import io.tileseeder.adapters.file.FileTileStore;
+import io.tileseeder.adapters.gcs.GcsConnection;
+import io.tileseeder.adapters.gcs.GcsTileStore;
 import io.tileseeder.adapters.geopackage.GeoPackageTileStore;
 import io.tileseeder.adapters.mbtiles.MbtilesTileStore;
 import io.tileseeder.adapters.s3.S3Location;
 import io.tileseeder.adapters.s3.S3Options;
 import io.tileseeder.adapters.s3.S3TileStore;
+import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.runtime.settings.Settings.S3Connection;
@@ -19,10 +26,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
- * Opens the tile store a path names: a folder, an S3 bucket for {@code s3://bucket/prefix}, or (the embedded mode) an
- * MBTiles file or a GeoPackage.
+ * Opens the tile store a path names: a folder, a bucket of a cloud ({@code s3://bucket/prefix},
+ * {@code az://container/prefix}, {@code gs://bucket/prefix}), or (the embedded mode) an MBTiles file or a GeoPackage.
  */
 public final class Stores {
 
@@ -56,7 +64,10 @@ public final class Stores {
                 throw new UncheckedIOException(e.getMessage(), e);
             }
         }
-        if (!path.startsWith("s3://")) {
+        if (BucketLocation.Scheme.of(path) != null) {
+            return openCloud(settings, BucketLocation.parse(path));
+        }
+        if (!isBucket(path)) {
             Path folder = Path.of(path);
             try {
                 Files.createDirectories(folder);
@@ -88,12 +99,41 @@ public final class Stores {
         }
     }
 
+    /** An Azure container or a Google Cloud Storage bucket, with the store's default limits. */
+    private static TileStore openCloud(StoreSettings settings, BucketLocation location) {
+        String publicUrl = settings.publicUrl().orElse(null);
+        try {
+            return switch (location.scheme()) {
+                case AZ -> {
+                    AzureConnection azure = settings.clouds().azure().orElseThrow(() -> new IllegalArgumentException(
+                            "the store " + location + " needs an Azure Storage account: set "
+                                    + "seeder.azure.connection-string (SEEDER_AZURE_CONNECTION_STRING), or "
+                                    + "seeder.azure.endpoint with an account key or a SAS token"));
+                    yield new AzureTileStore(azure, location, settings.layout(), publicUrl,
+                            BucketTileStore.DEFAULT_CACHE_CONTROL, BucketTileStore.DEFAULT_MAX_IN_FLIGHT,
+                            RetryPolicy.DEFAULT);
+                }
+                case GS -> new GcsTileStore(settings.clouds().gcs().orElse(new GcsConnection(Optional.empty(),
+                        Optional.empty(), Optional.empty())), location, settings.layout(), publicUrl,
+                        BucketTileStore.DEFAULT_CACHE_CONTROL, BucketTileStore.DEFAULT_MAX_IN_FLIGHT,
+                        RetryPolicy.DEFAULT);
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    /** Whether the path names a bucket of a cloud: {@code s3://}, {@code az://} or {@code gs://}. */
+    public static boolean isBucket(String path) {
+        return path.regionMatches(true, 0, "s3://", 0, 5) || BucketLocation.Scheme.of(path) != null;
+    }
+
     /**
      * Whether the path names a single-file store (an MBTiles file or a GeoPackage, by its extension), which one
      * process writes: the distributed mode reaches one by packing a finished cache instead.
      */
     public static boolean isFile(String path) {
-        return !path.startsWith("s3://") && (path.toLowerCase(Locale.ROOT).endsWith(".mbtiles") || isGeoPackage(path));
+        return !isBucket(path) && (path.toLowerCase(Locale.ROOT).endsWith(".mbtiles") || isGeoPackage(path));
     }
 
     private static boolean isGeoPackage(String path) {
@@ -102,7 +142,7 @@ public final class Stores {
 
     /** Requests the store sent again after a failure worth retrying; 0 for a folder. */
     public static long retries(TileStore store) {
-        return store instanceof S3TileStore s3 ? s3.retries() : 0;
+        return store instanceof BucketTileStore bucket ? bucket.retries() : 0;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.tileseeder.runtime.wiring;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tileseeder.runtime.settings.Settings.StoreSettings;
@@ -10,7 +11,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A folder of tiles that cannot be created is named as such, with why, not as a file that is missing. */
+/**
+ * A folder of tiles that cannot be created is named as such, with why, not as a file that is missing; a cloud store
+ * without the settings it needs is refused naming them.
+ */
 class StoresTest {
 
     @TempDir
@@ -33,5 +37,24 @@ class StoresTest {
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessage("cannot create the folder " + file.resolve("a/tiles") + ": " + file
                         + " is a file, not a folder");
+    }
+
+    @Test
+    void aCloudStoreWithoutItsSettingsOrWithABadNameIsRefusedWithWhatIsMissing() {
+        assertThatThrownBy(() -> Stores.open(new StoreSettings("az://tiles/cache", Optional.empty())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("the store az://tiles/cache needs an Azure Storage account")
+                .hasMessageContaining("SEEDER_AZURE_CONNECTION_STRING");
+        assertThatThrownBy(() -> Stores.open(new StoreSettings("gs://Tiles/cache", Optional.empty())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("invalid bucket name 'Tiles'");
+        assertThatThrownBy(() -> Stores.open(new StoreSettings("s3://tiles/cache", Optional.empty())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs an S3 endpoint");
+    }
+
+    @Test
+    void onlyFilesNotBucketsAreSingleFileStores() {
+        assertThat(Stores.isFile("az://tiles/world.mbtiles")).isFalse();
+        assertThat(Stores.isFile("tiles/world.gpkg")).isTrue();
+        assertThat(Stores.isBucket("GS://tiles")).isTrue();
     }
 }

@@ -224,8 +224,16 @@ class SoakUnderChaosIT {
                     Duration.between(at, Instant.now()).toSeconds()));
         }
 
-        /** Deletes one of the pods (picked at random), force or with its grace period; waits for its replacement. */
+        /**
+         * Deletes one of the pods (picked at random), force or with its grace period; waits for its replacement. First
+         * waits until every pod of the selector is Ready: after a Kafka restart the pods' readiness probes need up to
+         * two periods to pass again, and a pod is only deleted from a cluster that has come back.
+         */
         private String deletePod(String namespace, String selector, boolean force) throws InterruptedException {
+            await(() -> {
+                List<Kube.Pod> live = kube.live(namespace, selector);
+                return !live.isEmpty() && live.stream().allMatch(Kube.Pod::ready);
+            }, "every pod of " + selector + " in " + namespace + " Ready");
             List<Kube.Pod> pods = kube.live(namespace, selector).stream().filter(Kube.Pod::ready).toList();
             assertThat(pods).as("Ready pods of %s in %s", selector, namespace).isNotEmpty();
             Kube.Pod pod = pods.get(random.nextInt(pods.size()));

@@ -1,7 +1,7 @@
 package io.tileseeder.adapters.azure;
 
 import com.azure.core.http.HttpClient;
-import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
+import com.azure.core.http.netty.NettyAsyncHttpClientBuilder;
 import com.azure.core.http.rest.Response;
 import com.azure.core.util.BinaryData;
 import com.azure.storage.blob.BlobContainerAsyncClient;
@@ -36,7 +36,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A container of Azure Blob Storage through the Azure SDK's async client over the JDK's HTTP client: Put Blob (the
+ * A container of Azure Blob Storage through the Azure SDK's async client (over Netty, its default): Put Blob (the
  * service keeps the MD5 of the bytes it took), Get Blob Properties, Get Blob, List Blobs (flat or by the {@code /}
  * delimiter), Blob Batch deletes of up to 256 blobs, and a block blob from a file in 64 MiB blocks, visible once Put
  * Block List commits them. The SDK's own retry is off, so that the store's policy is the only one.
@@ -61,8 +61,8 @@ final class AzureBucket implements Bucket {
                 Duration requestTimeout) {
         this.location = location;
         this.cacheControl = cacheControl;
-        HttpClient http = new JdkHttpClientBuilder().connectionTimeout(connectTimeout).readTimeout(requestTimeout)
-                .responseTimeout(requestTimeout).build();
+        HttpClient http = new NettyAsyncHttpClientBuilder().connectTimeout(connectTimeout).readTimeout(requestTimeout)
+                .writeTimeout(requestTimeout).responseTimeout(requestTimeout).build();
         BlobServiceClientBuilder builder = new BlobServiceClientBuilder().httpClient(http)
                 .retryOptions(new RequestRetryOptions(RetryPolicyType.FIXED, 1, (Duration) null, null, null, null));
         if (connection.connectionString().isPresent()) {
@@ -241,7 +241,7 @@ final class AzureBucket implements Bucket {
         return location.prefix().isEmpty() ? base : base + "/" + location.prefix();
     }
 
-    /** Nothing to stop: the JDK's HTTP client under the SDK ends its thread once it is no longer reachable. */
+    /** Nothing to stop: the SDK's Netty client runs on Reactor Netty's shared, daemon event loops. */
     @Override
     public void close() {
     }

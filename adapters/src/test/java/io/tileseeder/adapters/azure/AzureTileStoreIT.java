@@ -1,6 +1,5 @@
 package io.tileseeder.adapters.azure;
 
-import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
@@ -29,7 +28,7 @@ class AzureTileStoreIT extends BucketStoreContract {
     private static final String CONNECTION = Objects.requireNonNull(System.getenv("SEEDER_AZURE_CONNECTION_STRING"),
             "SEEDER_AZURE_CONNECTION_STRING (from .dev/services.env: dev/services up --clouds)");
     private static final BlobContainerClient SDK = new BlobServiceClientBuilder().connectionString(CONNECTION)
-            .httpClient(new JdkHttpClientBuilder().build()).buildClient().getBlobContainerClient(CONTAINER);
+            .buildClient().getBlobContainerClient(CONTAINER);
 
     @Override
     protected BucketTileStore open(String prefix, Layout layout, RetryPolicy retry) throws IOException {

@@ -4,7 +4,6 @@ import static io.tileseeder.app.cli.Cli.describe;
 import static io.tileseeder.app.cli.Cli.files;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
@@ -52,7 +51,7 @@ class CloudStoresIT {
     @Test
     void aSeedIntoAnAzureContainerAndItsArchiveHoldEveryTile(QuarkusMainLauncher launcher) throws Exception {
         BlobContainerClient container = new BlobServiceClientBuilder().connectionString(env(
-                "SEEDER_AZURE_CONNECTION_STRING")).httpClient(new JdkHttpClientBuilder().build()).buildClient()
+                "SEEDER_AZURE_CONNECTION_STRING")).buildClient()
                 .getBlobContainerClient(BUCKET);
         seedAndPack(launcher, "az", new Cloud() {
             @Override

@@ -27,6 +27,12 @@ class CacheAddressTest {
         assertThat(s3.cache().path()).isEqualTo("radar/WebMercatorQuad/2026-11-26T12:05:00Z/network%3D%27gas%27");
         assertThat(CacheAddress.parse("s3://bucket/world/WebMercatorQuad", Layout.XYZ).store())
                 .isEqualTo("s3://bucket");
+        assertThat(CacheAddress.parse("az://tiles/cache/world/WebMercatorQuad", Layout.XYZ).store())
+                .isEqualTo("az://tiles/cache");
+        assertThat(CacheAddress.parse("gs://tiles/world/WebMercatorQuad/", Layout.QUADKEY).store())
+                .isEqualTo("gs://tiles");
+        assertThatThrownBy(() -> CacheAddress.parse("gs://WebMercatorQuad", Layout.XYZ))
+                .hasMessageContaining("is not the folder of a Web Mercator cache");
     }
 
     @Test
@@ -39,7 +45,7 @@ class CacheAddressTest {
                 .hasMessage("'tiles/world/WebMercatorQuad' is not the folder of a Web Mercator cache in the wmts "
                         + "layout: PMTiles holds Web Mercator tiles, so CACHE is "
                         + "{store}/{layer}/default/WebMercatorQuad (then a folder per dimension value), e.g. tiles/world/default/WebMercatorQuad or "
-                        + "s3://bucket/prefix/world/default/WebMercatorQuad");
+                        + "s3://bucket/prefix/world/default/WebMercatorQuad (az:// and gs:// alike)");
         assertThatThrownBy(() -> CacheAddress.parse("default/WebMercatorQuad", Layout.WMTS))
                 .hasMessageContaining("is not the folder of a Web Mercator cache");
     }

@@ -73,13 +73,9 @@ public record BucketLocation(Scheme scheme, String bucket, String prefix) {
             throw new IllegalArgumentException("'" + uri + "' is not a cloud location: expected az://container/prefix "
                     + "or gs://bucket/prefix");
         }
-        String rest = text.substring(scheme.id.length() + 3);
-        int slash = rest.indexOf('/');
-        String bucket = slash < 0 ? rest : rest.substring(0, slash);
-        String prefix = slash < 0 ? "" : rest.substring(slash + 1);
-        while (prefix.endsWith("/")) {
-            prefix = prefix.substring(0, prefix.length() - 1);
-        }
+        Names names = Names.of(text.substring(scheme.id.length() + 3));
+        String bucket = names.bucket();
+        String prefix = names.prefix();
         if (bucket.isEmpty()) {
             throw new IllegalArgumentException("'" + uri + "' names no " + scheme.noun + ": expected " + scheme.id
                     + "://" + scheme.noun + "/prefix");
@@ -88,6 +84,16 @@ public record BucketLocation(Scheme scheme, String bucket, String prefix) {
             return new BucketLocation(scheme, bucket, prefix);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("'" + uri + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The bucket and the prefix of what follows a location's {@code scheme://}; a trailing slash is dropped. */
+    public record Names(String bucket, String prefix) {
+
+        public static Names of(String afterScheme) {
+            int slash = afterScheme.indexOf('/');
+            String prefix = slash < 0 ? "" : afterScheme.substring(slash + 1).replaceAll("/+$", "");
+            return new Names(slash < 0 ? afterScheme : afterScheme.substring(0, slash), prefix);
         }
     }
 

@@ -42,13 +42,9 @@ public record S3Location(String bucket, String prefix) {
         if (!text.regionMatches(true, 0, "s3://", 0, 5)) {
             throw new IllegalArgumentException("'" + uri + "' is not an S3 location: expected s3://bucket/prefix");
         }
-        String rest = text.substring(5);
-        int slash = rest.indexOf('/');
-        String bucket = slash < 0 ? rest : rest.substring(0, slash);
-        String prefix = slash < 0 ? "" : rest.substring(slash + 1);
-        while (prefix.endsWith("/")) {
-            prefix = prefix.substring(0, prefix.length() - 1);
-        }
+        BucketLocation.Names names = BucketLocation.Names.of(text.substring(5));
+        String bucket = names.bucket();
+        String prefix = names.prefix();
         if (bucket.isEmpty()) {
             throw new IllegalArgumentException("'" + uri + "' names no bucket: expected s3://bucket/prefix");
         }

@@ -20,6 +20,6 @@ public final class Embedded {
     /** The embedded engine, its meters (the coordinator's and the pipeline's) in {@code registry}. */
     public static Engine engine(Settings settings, MeterRegistry registry) {
         return Engine.embedded(settings, registry,
-                (adapters, layers) -> new WorkerRole(adapters, layers, settings.workers(), registry));
+                (adapters, layers) -> new WorkerRole(adapters, layers, settings, registry));
     }
 }

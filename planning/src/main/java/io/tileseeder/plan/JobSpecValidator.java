@@ -20,7 +20,9 @@ import io.tileseeder.job.Mode;
 import io.tileseeder.job.TileFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -81,7 +83,14 @@ public final class JobSpecValidator {
         TileFormat format = format(request.format(), layer, errors);
         Mode mode = Mode.byId(Objects.requireNonNullElse(request.mode(), Mode.SEED.id())).orElse(null);
         if (mode == null) {
-            errors.add(new FieldError("mode", "unknown mode '" + request.mode() + "'; one of: seed, reseed, truncate"));
+            errors.add(new FieldError("mode", "unknown mode '" + request.mode() + "'; one of: " + Arrays.stream(
+                    Mode.values()).map(Mode::id).collect(Collectors.joining(", "))));
+        }
+        if (mode == Mode.PACK) {
+            return pack(request, layer, tms, format, errors);
+        }
+        if (request.archive() != null) {
+            errors.add(new FieldError("archive", "only applies to mode pack"));
         }
         int[] zoom = zoom(request.zoom(), layer, errors);
         int bboxCrsErrors = errors.size();
@@ -158,7 +167,7 @@ public final class JobSpecValidator {
                 }
             });
         }
-        Map<String, List<String>> dimensions = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> dimensions = new LinkedHashMap<>();
         long combinations = 1;
         for (Dimension dimension : layer.dimensions()) {
             String field = "dimensions." + dimension.name();
@@ -183,7 +192,7 @@ public final class JobSpecValidator {
                 for (JsonNode item : items) {
                     if (!item.isTextual() && !item.isNumber()) {
                         throw new IllegalArgumentException("must be a value, an interval min/max/resolution or an "
-                                + "array of them, not " + item.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                                + "array of them, not " + item.getNodeType().name().toLowerCase(Locale.ROOT));
                     }
                     values.addAll(dimension.expand(item.asText(), limits.maxCombinations()));
                 }
@@ -245,6 +254,62 @@ public final class JobSpecValidator {
         } catch (TileLists.InvalidTileListException e) {
             throw invalid("tiles", e.getMessage());
         }
+    }
+
+    /**
+     * A pack job: one archive from the whole finished cache of a layer, set and format. What would choose tiles (zoom,
+     * bbox, an area, dimension values, metatiles) is refused, as is what a PMTiles archive cannot hold.
+     */
+    private JobSpec pack(JobRequest request, LayerInfo layer, TileMatrixSet tms, TileFormat format,
+                         List<FieldError> errors) {
+        Map<String, Object> choosers = new LinkedHashMap<>();
+        choosers.put("zoom", request.zoom());
+        choosers.put("bbox", request.bbox());
+        choosers.put("bboxCrs", request.bboxCrs());
+        choosers.put("metatile", request.metatile());
+        choosers.put("refreshBefore", request.refreshBefore());
+        choosers.put("coverage", request.coverage());
+        choosers.put("tiles", request.tiles());
+        choosers.put("dimensions", request.dimensions());
+        choosers.forEach((field, value) -> {
+            if (value != null) {
+                errors.add(new FieldError(field, "a pack job packs every tile of the finished cache; leave " + field
+                        + " out"));
+            }
+        });
+        String archive = request.archive();
+        if (archive == null || archive.isBlank()) {
+            errors.add(new FieldError("archive", "is required with mode pack: a path or a store URL (s3://, az://, "
+                    + "gs://) ending in .pmtiles"));
+        } else if (!archive.toLowerCase(Locale.ROOT).endsWith(".pmtiles")) {
+            errors.add(new FieldError("archive", "'" + archive + "' does not end in .pmtiles"));
+        } else if (archive.contains("://") && !archive.matches("(s3|az|gs)://[^/]+/.+")) {
+            errors.add(new FieldError("archive", "'" + archive + "' is neither a path nor a store URL "
+                    + "s3://, az:// or gs://BUCKET/NAME.pmtiles"));
+        }
+        if (tms != null && tms != TileMatrixSet.WEB_MERCATOR_QUAD) {
+            errors.add(new FieldError("tileMatrixSet", "a PMTiles archive holds tiles of WebMercatorQuad only, not "
+                    + tms.id()));
+        }
+        if (format == TileFormat.JPEG_PNG) {
+            errors.add(new FieldError("format", "a PMTiles archive holds one image type; jpeg-png mixes two"));
+        }
+        if (layer != null && !layer.dimensions().isEmpty()) {
+            errors.add(new FieldError("layer", "layer '" + layer.name() + "' has dimensions, each value a cache of "
+                    + "its own; a PMTiles archive holds one cache"));
+        }
+        Map<String, String> labels = labels(request.labels(), errors);
+        if (!errors.isEmpty()) {
+            throw new InvalidJobException(errors);
+        }
+        JobSpec spec = new JobSpec(layer.name(), tms, layer.minZoom(), layer.maxZoom(tms), Bounds.WORLD_CRS84, format,
+                Mode.PACK, new MetatileSize(1, 1), null, Objects.requireNonNullElse(request.priority(), 0), labels,
+                null, null, Map.of(), archive);
+        Optional<FieldError> refused = store.apply(spec);
+        if (refused.isPresent()) {
+            throw new InvalidJobException(List.of(refused.get()));
+        }
+        return spec;
     }
 
     private static InvalidJobException invalid(String field, String message) {

@@ -1,6 +1,7 @@
 package io.tileseeder.plan;
 
 import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.Mode;
 import java.util.Iterator;
 
 /**
@@ -18,6 +19,9 @@ public interface MetatilePlan extends Iterable<PlannedMetatile> {
      * tiles first. Whoever asks for a job's plan more than once keeps a {@link MetatilePlans}.
      */
     static MetatilePlan of(JobSpec spec) {
+        if (spec.mode() == Mode.PACK) {
+            return new PackPlan(spec);
+        }
         return inCaches(spec.area() == null ? new BboxPlan(spec) : oneCache(spec, Long.MAX_VALUE));
     }
 

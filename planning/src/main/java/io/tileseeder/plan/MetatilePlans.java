@@ -1,6 +1,7 @@
 package io.tileseeder.plan;
 
 import io.tileseeder.job.JobSpec;
+import io.tileseeder.job.Mode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -33,6 +34,9 @@ public final class MetatilePlans {
 
     /** The plan of {@code spec}: over its bbox, or over its area. */
     public MetatilePlan of(JobSpec spec) {
+        if (spec.mode() == Mode.PACK) {
+            return new PackPlan(spec);
+        }
         return MetatilePlan.inCaches(spec.area() == null ? new BboxPlan(spec) : area(spec, Long.MAX_VALUE));
     }
 
@@ -42,6 +46,9 @@ public final class MetatilePlans {
      */
     public OptionalLong tileCount(JobSpec spec, long atMost) {
         long caches = spec.combinationCount();
+        if (spec.mode() == Mode.PACK) {
+            return OptionalLong.of(new PackPlan(spec).tileCount());
+        }
         if (spec.area() == null) {
             long tiles = new BboxPlan(spec).tileCount();
             return tiles > atMost / caches ? OptionalLong.empty() : OptionalLong.of(tiles * caches);

@@ -17,7 +17,7 @@ import java.util.Map;
  * @param bbox          {@code [minLon, minLat, maxLon, maxLat]} in CRS84 degrees, or with {@code bboxCrs} in the
  *                      set's CRS, in that CRS's axis order; the whole world if absent
  * @param format        {@code png} (default) or {@code jpeg}
- * @param mode          {@code seed} (default), {@code reseed} or {@code truncate}
+ * @param mode          {@code seed} (default), {@code reseed}, {@code truncate} or {@code pack}
  * @param metatile      tiles per metatile; the layer's default if absent
  * @param refreshBefore with {@code reseed}: only tiles last written before this instant are rewritten
  * @param priority      higher first (default 0): a job's tasks are queued only while no job of higher priority is
@@ -32,11 +32,21 @@ import java.util.Map;
  * @param dimensions    the values to seed of the layer's dimensions, by name (in any case): a value, an interval
  *                      {@code min/max/resolution} of a time or number dimension, or an array of them; a dimension the
  *                      job does not name gets its default
+ * @param archive       with {@code pack}: the PMTiles archive to write, a path ending in {@code .pmtiles} or a store
+ *                      URL ({@code s3://}, {@code az://}, {@code gs://}) of one
  */
 public record JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format,
                          String mode, Metatile metatile, Instant refreshBefore, Integer priority,
                          Map<String, String> labels, JsonNode coverage, JsonNode tiles, String bboxCrs,
-                         Map<String, JsonNode> dimensions) {
+                         Map<String, JsonNode> dimensions, String archive) {
+
+    /** A job of any mode but {@code pack}. */
+    public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,
+                      Metatile metatile, Instant refreshBefore, Integer priority, Map<String, String> labels,
+                      JsonNode coverage, JsonNode tiles, String bboxCrs, Map<String, JsonNode> dimensions) {
+        this(layer, tileMatrixSet, zoom, bbox, format, mode, metatile, refreshBefore, priority, labels, coverage,
+                tiles, bboxCrs, dimensions, null);
+    }
 
     /** A job over a bbox in CRS84 or in the set's CRS, a coverage or a tile list, on a layer without dimensions. */
     public JobRequest(String layer, String tileMatrixSet, Zoom zoom, List<Double> bbox, String format, String mode,

@@ -27,10 +27,13 @@ import java.util.Map;
  * @param dimensions the values seeded of each of the layer's dimensions, in the order the layer declares them,
  *                   normalized ({@link Dimension#check}); empty for a layer without dimensions. Every combination of
  *                   one value of each is a cache of its own ({@link #combinations})
+ * @param archive with {@link Mode#PACK}: the PMTiles archive the cache is packed into (a path or a store URL ending
+ *                in {@code .pmtiles}); null for any other mode
  */
 public record JobSpec(String layer, TileMatrixSet tileMatrixSet, int minZoom, int maxZoom, Bounds bbox,
                       TileFormat format, Mode mode, MetatileSize metatile, Instant refreshBefore, int priority,
-                      Map<String, String> labels, JobArea area, Bounds crsBbox, Map<String, List<String>> dimensions) {
+                      Map<String, String> labels, JobArea area, Bounds crsBbox, Map<String, List<String>> dimensions,
+                      String archive) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,6 +44,14 @@ public record JobSpec(String layer, TileMatrixSet tileMatrixSet, int minZoom, in
             dimensions.forEach((name, list) -> values.put(name, List.copyOf(list)));
         }
         dimensions = Collections.unmodifiableMap(values);
+    }
+
+    /** A job of any mode but {@link Mode#PACK}. */
+    public JobSpec(String layer, TileMatrixSet tileMatrixSet, int minZoom, int maxZoom, Bounds bbox,
+                   TileFormat format, Mode mode, MetatileSize metatile, Instant refreshBefore, int priority,
+                   Map<String, String> labels, JobArea area, Bounds crsBbox, Map<String, List<String>> dimensions) {
+        this(layer, tileMatrixSet, minZoom, maxZoom, bbox, format, mode, metatile, refreshBefore, priority, labels,
+                area, crsBbox, dimensions, null);
     }
 
     /** A job over its CRS84 bbox or the set's own, or over an area, of a layer without dimensions. */
@@ -118,6 +129,10 @@ public record JobSpec(String layer, TileMatrixSet tileMatrixSet, int minZoom, in
         } else if (area != null) {
             tiles = TextNode.valueOf(area.data());
             box = null;
+        }
+        if (mode == Mode.PACK) {
+            return new JobRequest(layer, tileMatrixSet.id(), null, null, format.id(), mode.id(), null, null, priority,
+                    labels, null, null, null, null, archive);
         }
         return new JobRequest(layer, tileMatrixSet.id(), new JobRequest.Zoom(minZoom, maxZoom), box, format.id(),
                 mode.id(), new JobRequest.Metatile(metatile.width(), metatile.height()), refreshBefore, priority,

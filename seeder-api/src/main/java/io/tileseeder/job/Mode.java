@@ -11,7 +11,12 @@ public enum Mode {
     /** Rewrite every tile, or only those older than the job's {@code refreshBefore}. */
     RESEED,
     /** Delete the tiles. */
-    TRUNCATE;
+    TRUNCATE,
+    /**
+     * Pack the finished cache (every zoom its TileJSON names) into one PMTiles archive, the job's {@code archive}: one
+     * task, run by one worker.
+     */
+    PACK;
 
     public String id() {
         return name().toLowerCase(Locale.ROOT);

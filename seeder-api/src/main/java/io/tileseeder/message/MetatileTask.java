@@ -27,17 +27,29 @@ import java.util.List;
  *                      the top left (a job over an area); null for all of them
  * @param dimensions    the value of each of the layer's dimensions: which of its caches the tiles go to; absent (and
  *                      {@link DimensionValues#NONE}) for a layer without dimensions
+ * @param archive       with {@link Mode#PACK}: the PMTiles archive to pack the cache into; absent otherwise. A pack
+ *                      task's metatile is the top-left tile of the job's first zoom, one tile: the archive
  */
 public record MetatileTask(int v, String jobId, long seq, String layer, TileMatrixSet tileMatrixSet,
                            TileFormat format, Mode mode, int z, int metatileX, int metatileY,
                            int metatileWidth, int metatileHeight, int minX, int minY, int maxX, int maxY,
                            Instant refreshBefore, String mask,
-                           @JsonInclude(JsonInclude.Include.NON_EMPTY) DimensionValues dimensions) {
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) DimensionValues dimensions,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String archive) {
 
     public static final int VERSION = 1;
 
     public MetatileTask {
         dimensions = dimensions == null ? DimensionValues.NONE : dimensions;
+    }
+
+    /** A task of any mode but {@link Mode#PACK}. */
+    public MetatileTask(int v, String jobId, long seq, String layer, TileMatrixSet tileMatrixSet, TileFormat format,
+                        Mode mode, int z, int metatileX, int metatileY, int metatileWidth, int metatileHeight,
+                        int minX, int minY, int maxX, int maxY, Instant refreshBefore, String mask,
+                        DimensionValues dimensions) {
+        this(v, jobId, seq, layer, tileMatrixSet, format, mode, z, metatileX, metatileY, metatileWidth,
+                metatileHeight, minX, minY, maxX, maxY, refreshBefore, mask, dimensions, null);
     }
 
     public static MetatileTask of(String jobId, long seq, String layer, TileFormat format, Mode mode,
@@ -54,10 +66,17 @@ public record MetatileTask(int v, String jobId, long seq, String layer, TileMatr
     /** A task of one of the caches of a layer with dimensions. */
     public static MetatileTask of(String jobId, long seq, String layer, DimensionValues dimensions, TileFormat format,
                                   Mode mode, Metatile metatile, TileRange tiles, BitSet mask, Instant refreshBefore) {
+        return of(jobId, seq, layer, dimensions, format, mode, metatile, tiles, mask, refreshBefore, null);
+    }
+
+    /** A task of a job's plan; {@code archive} is the job's, null unless it packs. */
+    public static MetatileTask of(String jobId, long seq, String layer, DimensionValues dimensions, TileFormat format,
+                                  Mode mode, Metatile metatile, TileRange tiles, BitSet mask, Instant refreshBefore,
+                                  String archive) {
         return new MetatileTask(VERSION, jobId, seq, layer, metatile.tileMatrixSet(), format, mode, metatile.z(),
                 metatile.x(), metatile.y(), metatile.size().width(), metatile.size().height(),
                 tiles.minX(), tiles.minY(), tiles.maxX(), tiles.maxY(), refreshBefore,
-                mask == null ? null : HexFormat.of().formatHex(mask.toByteArray()), dimensions);
+                mask == null ? null : HexFormat.of().formatHex(mask.toByteArray()), dimensions, archive);
     }
 
     /** The cache the task's tiles go to. */
@@ -89,8 +108,14 @@ public record MetatileTask(int v, String jobId, long seq, String layer, TileMatr
         return tiles;
     }
 
-    /** Identifies the metatile across jobs: the key of its lock and of its queue record. */
+    /**
+     * Identifies the metatile across jobs: the key of its lock and of its queue record. A pack's is its archive's, so
+     * two packs into one archive take turns.
+     */
     public String metatileKey() {
+        if (archive != null) {
+            return "pack/" + archive;
+        }
         return cache().path() + "/" + format.id() + "/" + z + "/" + metatileX + "/" + metatileY
                 + "@" + metatileWidth + "x" + metatileHeight;
     }

@@ -43,7 +43,9 @@ class MessagesPropertyTest {
                         new DimensionValues(Map.of(AWKWARD, AWKWARD))),
                 new MetatileTask(MetatileTask.VERSION, "j", 1, "l", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
                         Mode.TRUNCATE, 1, 1, 1, 1, 1, 1, 1, 1, 1, FIRST, "",
-                        new DimensionValues(Map.of("TIME", "2026-11-26T12:05:00Z", "STYLES", ""))));
+                        new DimensionValues(Map.of("TIME", "2026-11-26T12:05:00Z", "STYLES", ""))),
+                new MetatileTask(MetatileTask.VERSION, "p", 0, "l", TileMatrixSet.WEB_MERCATOR_QUAD, TileFormat.PNG,
+                        Mode.PACK, 0, 0, 0, 1, 1, 0, 0, 0, 0, null, null, null, "s3://b/" + AWKWARD + ".pmtiles"));
         return named(Gen.cases(0x5EED_3001L, 300, edgeCases, MessagesPropertyTest::task));
     }
 
@@ -95,7 +97,7 @@ class MessagesPropertyTest {
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
                 g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(), g.nonNegativeInt(),
                 g.orNull(0.4, g::instant), g.orNull(0.5, () -> text(g)),
-                new DimensionValues(g.map(3, () -> g.text(1, 30), () -> text(g))));
+                new DimensionValues(g.map(3, () -> g.text(1, 30), () -> text(g))), g.orNull(0.8, () -> text(g)));
     }
 
     private static TileCounts counts(Gen g) {

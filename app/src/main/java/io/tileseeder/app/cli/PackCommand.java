@@ -2,6 +2,7 @@ package io.tileseeder.app.cli;
 
 import io.tileseeder.port.TileStore;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.runtime.wiring.ArchivePacking;
 import io.tileseeder.runtime.wiring.Stores;
 import io.tileseeder.server.Engines;
 import java.io.PrintWriter;
@@ -56,8 +57,8 @@ final class PackCommand implements Callable<Integer> {
                     + "seeder.store.layout, xyz unless configured).")
     String layout;
 
-    @Option(names = "--readers", paramLabel = "N", defaultValue = "" + Packing.READERS,
-            description = "Tiles read at once, a thread each, at most " + Packing.MAX_READERS
+    @Option(names = "--readers", paramLabel = "N", defaultValue = "" + ArchivePacking.READERS,
+            description = "Tiles read at once, a thread each, at most " + ArchivePacking.MAX_READERS
                     + " (default: ${DEFAULT-VALUE}).")
     int readers;
 
@@ -79,14 +80,14 @@ final class PackCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "CACHE: " + e.getMessage());
         }
-        Packing.Target target;
+        ArchivePacking.Target target;
         try {
-            target = Packing.Target.of(archive, workDir, "ARCHIVE");
+            target = ArchivePacking.Target.of(archive, workDir, "ARCHIVE");
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (readers < 1 || readers > Packing.MAX_READERS) {
-            throw new ParameterException(spec.commandLine(), "--readers must be 1 to " + Packing.MAX_READERS
+        if (readers < 1 || readers > ArchivePacking.MAX_READERS) {
+            throw new ParameterException(spec.commandLine(), "--readers must be 1 to " + ArchivePacking.MAX_READERS
                     + ", got " + readers);
         }
         PrintWriter err = spec.commandLine().getErr();

@@ -13,6 +13,7 @@ import io.tileseeder.job.Mode;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.layer.LayerConfigException;
 import io.tileseeder.port.TileCache;
+import io.tileseeder.runtime.wiring.ArchivePacking;
 import io.tileseeder.server.Engine;
 import io.tileseeder.server.Engines;
 import io.tileseeder.server.api.JobView;
@@ -81,10 +82,10 @@ final class SeedCommand implements Callable<Integer> {
             }
         }
         JobRequest request = job.request(spec, 0);
-        Packing.Target target = null;
+        ArchivePacking.Target target = null;
         if (pack != null) {
             try {
-                target = Packing.Target.of(pack, null, "--pack");
+                target = ArchivePacking.Target.of(pack, null, "--pack");
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -141,7 +142,7 @@ final class SeedCommand implements Callable<Integer> {
             JobSpec seeded = done.spec();
             return Packing.pack(running.settings(), running.store(), new TileCache(seeded.layer(),
                     seeded.tileMatrixSet(), seeded.combinations().get(0)), seeded.format().id(),
-                    Packing.READERS, target, out, err);
+                    ArchivePacking.READERS, target, out, err);
         }
         return ExitCodes.of(done.state());
     }

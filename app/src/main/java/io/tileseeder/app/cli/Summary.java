@@ -66,6 +66,7 @@ final class Summary {
             case SEED -> "already there";
             case RESEED -> "fresh enough";
             case TRUNCATE -> "not there";
+            case PACK -> "skipped";
         };
     }
 

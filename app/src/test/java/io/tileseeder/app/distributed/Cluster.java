@@ -2,10 +2,12 @@ package io.tileseeder.app.distributed;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.minio.GetObjectArgs;
 import io.minio.ListObjectsArgs;
 import io.minio.MinioClient;
 import io.minio.RemoveObjectArgs;
 import io.minio.Result;
+import io.minio.StatObjectArgs;
 import io.minio.messages.Item;
 import io.tileseeder.adapters.FreePorts;
 import io.tileseeder.adapters.kafka.KafkaClients;
@@ -13,6 +15,7 @@ import io.tileseeder.adapters.kafka.KafkaJobEventSink;
 import io.tileseeder.app.testing.EventRecords;
 import io.tileseeder.message.JobEvent;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -306,6 +309,29 @@ final class Cluster implements AutoCloseable {
             objects.put(item.objectName().substring("tiles/".length()), item.lastModified().toInstant());
         }
         return objects;
+    }
+
+    /** The names of the bucket's objects under {@code prefix}. */
+    List<String> objectNames(String prefix) throws Exception {
+        List<String> names = new ArrayList<>();
+        for (Result<Item> result : minio().listObjects(ListObjectsArgs.builder().bucket(bucket).prefix(prefix)
+                .recursive(true).build())) {
+            names.add(result.get().objectName());
+        }
+        return names;
+    }
+
+    /** The bytes of the bucket's object {@code name}. */
+    byte[] object(String name) throws Exception {
+        try (InputStream in = minio().getObject(GetObjectArgs.builder().bucket(bucket).object(name).build())) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** When the bucket's object {@code name} was written. */
+    Instant lastModified(String name) throws Exception {
+        return minio().statObject(StatObjectArgs.builder().bucket(bucket).object(name).build()).lastModified()
+                .toInstant();
     }
 
     /** Every job event on the events topic so far, in order. */

@@ -17,7 +17,10 @@ import io.tileseeder.job.JobState;
 import io.tileseeder.message.JobEvent;
 import io.tileseeder.outage.Outages;
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -188,6 +191,60 @@ class DistributedSeedingIT {
             assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
             assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(WorldTiles.upTo(6));
         }
+    }
+
+    /**
+     * A pack job of a finished cache in MinIO, its worker killed mid-pack (the worker reads the store through a slow
+     * relay, so the pack lasts): nothing is under the archive's name meanwhile, another worker packs it again from the
+     * start, and the one event follows the archive, which go-pmtiles verifies with every tile of the cache addressed.
+     */
+    @Test
+    void aPackJobWhoseWorkerIsKilledMidPackIsPackedByAnotherBeforeItsEvent(TestInfo info) throws Exception {
+        try (Cluster cluster = new Cluster(name(info));
+             SlowRelay slow = new SlowRelay(URI.create(Cluster.required("SEEDER_S3_ENDPOINT")), Duration.ofMillis(20))) {
+            SeederProcess seeder = cluster.startCoordinatorAndWorkers("worker-seed").workers().getFirst();
+            String seed = cluster.submit(0, 5);
+            assertThat(cluster.awaitFinal(seed, JOB_TIMEOUT).get("state").asText()).as(cluster.logs())
+                    .isEqualTo("SUCCEEDED");
+            seeder.kill();
+            SeederProcess doomed = cluster.set("SEEDER_S3_ENDPOINT", slow.endpoint()).startWorker("worker-slow");
+            String archive = "archives/world.pmtiles";
+
+            String pack = cluster.submit("{\"layer\":\"world\",\"mode\":\"pack\",\"archive\":\"s3://"
+                    + cluster.bucket + "/" + archive + "\"}");
+            doomed.awaitOutput("packing s3://" + cluster.bucket + "/tiles/world/WebMercatorQuad (png) into",
+                    JOB_TIMEOUT);
+            doomed.kill();
+
+            assertThat(cluster.status(pack).get("state").asText()).as("killed mid-pack").isEqualTo("RUNNING");
+            assertThat(cluster.objectNames("archives/")).as("nothing under the archive's name").isEmpty();
+            cluster.set("SEEDER_S3_ENDPOINT", Cluster.required("SEEDER_S3_ENDPOINT")).startWorker("worker-b");
+            JsonNode done = cluster.awaitFinal(pack, JOB_TIMEOUT);
+
+            assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+            assertThat(done.path("spec").path("archive").asText()).isEqualTo("s3://" + cluster.bucket + "/" + archive);
+            byte[] bytes = cluster.object(archive);
+            Path file = Files.write(temp.resolve("world.pmtiles"), bytes);
+            assertThat(goPmtiles("verify", file)).contains("Completed verify");
+            assertThat(ByteBuffer.wrap(bytes, 0, 127).order(ByteOrder.LITTLE_ENDIAN).getLong(72))
+                    .as("tiles addressed").isEqualTo(WorldTiles.upTo(5).size());
+            Instant written = cluster.lastModified(archive);
+            assertThat(awaitEvents(cluster, pack)).singleElement().satisfies(event -> {
+                assertThat(event.state()).isEqualTo(JobState.SUCCEEDED);
+                assertThat(written).as("the archive against the event").isBeforeOrEqualTo(event.time());
+                assertThat(event.counts().written()).as("one archive").isEqualTo(1);
+            });
+        }
+    }
+
+    /** What the PMTiles reference reader prints, once it exited 0. */
+    private static String goPmtiles(String command, Path archive) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(Cluster.required("SEEDER_PMTILES"), command, archive.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("go-pmtiles %s ends", command).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        return output;
     }
 
     /**

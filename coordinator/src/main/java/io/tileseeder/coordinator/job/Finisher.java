@@ -140,12 +140,12 @@ final class Finisher {
      * <p>On a layer with dimensions, each cache of the job gets its TileJSON and its manifest, in its own folder, and
      * the capabilities beside all the caches of the set list the values of those that have a manifest
      * ({@link #writeCapabilities}); a truncate that leaves a cache no tile removes its documents, so its values leave
-     * the capabilities.
+     * the capabilities. A pack changes no tile of the cache, and writes nothing beside it.
      */
     private Optional<String> writeDocuments(JobStatus job) throws StoreUnavailableException {
         JobSpec spec = job.spec();
         Optional<LayerInfo> layer = layers.find(spec.layer());
-        if (layer.isEmpty()) {
+        if (layer.isEmpty() || spec.mode() == Mode.PACK) {
             return Optional.empty();
         }
         String name = "";

@@ -13,6 +13,7 @@ import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.plan.MetatilePlan;
+import io.tileseeder.port.CacheDocuments;
 import io.tileseeder.port.Layout;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -37,7 +38,7 @@ public final class Manifest {
     }
 
     public static String fileName(TileFormat format) {
-        return "manifest-" + format.id() + ".json";
+        return CacheDocuments.manifest(format);
     }
 
     /** The manifest of a job on a layer without dimensions, in a store of the xyz layout. */

@@ -203,7 +203,8 @@ final class Planner implements AutoCloseable {
             }
             PlannedMetatile task = tasks.next();
             MetatileTask message = MetatileTask.of(job.id(), task.seq(), spec.layer(), task.dimensions(),
-                    spec.format(), spec.mode(), task.metatile(), task.tiles(), task.mask(), spec.refreshBefore());
+                    spec.format(), spec.mode(), task.metatile(), task.tiles(), task.mask(), spec.refreshBefore(),
+                    spec.archive());
             while (!queue.offer(message, ROOM_WAIT)) {
                 if (isFinal(job.id())) {
                     return;

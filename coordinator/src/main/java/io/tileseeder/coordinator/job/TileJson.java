@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.job.LayerInfo;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.CacheDocuments;
 import io.tileseeder.port.Layout;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
@@ -46,7 +47,7 @@ public final class TileJson {
     }
 
     public static String fileName(TileFormat format) {
-        return "tilejson-" + format.id() + ".json";
+        return CacheDocuments.tileJson(format);
     }
 
     /** Whether TileJSON can describe tiles of this matrix set: WebMercatorQuad only. */

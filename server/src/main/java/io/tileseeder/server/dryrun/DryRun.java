@@ -1,6 +1,8 @@
 package io.tileseeder.server.dryrun;
 
 import io.tileseeder.grid.TileCoord;
+import io.tileseeder.job.FieldError;
+import io.tileseeder.job.InvalidJobException;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobSpec;
 import io.tileseeder.job.Mode;
@@ -82,8 +84,13 @@ public final class DryRun {
      *
      * @throws TooManyJobsException when another dry run is in progress
      * @throws IOException          when the layer's data cannot be read or its upstream WMS fails, as the job would
+     * @throws InvalidJobException   for a pack job, which renders nothing to estimate
      */
     public Estimate estimate(JobSpec spec) throws IOException, InterruptedException {
+        if (spec.mode() == Mode.PACK) {
+            throw new InvalidJobException(List.of(new FieldError("mode", "a dry run estimates rendering; a pack "
+                    + "renders nothing")));
+        }
         if (!running.tryAcquire()) {
             throw new TooManyJobsException("a dry run is in progress; try again when it is done");
         }

@@ -30,7 +30,7 @@ public final class WorkerProcess implements Monitored, AutoCloseable {
         LayerCatalogConfig layers = settings.layers();
         Adapters adapters = ClusterAdapters.open(settings.store(), settings.outageBudget(), cluster);
         try {
-            return new WorkerProcess(adapters, new WorkerRole(adapters, layers, settings.workers(), registry));
+            return new WorkerProcess(adapters, new WorkerRole(adapters, layers, settings, registry));
         } catch (RuntimeException e) {
             adapters.close();
             throw e;

@@ -5,6 +5,7 @@ import io.tileseeder.grid.TileLists;
 import io.tileseeder.layer.LayerConfig;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TileCounts;
+import io.tileseeder.port.ArchivePacker;
 import io.tileseeder.port.ChangeLists;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.MetatileLock;
@@ -43,9 +44,20 @@ public final class MetatileProcessor {
     private final WorkerMetrics metrics;
     private final RenderMode seed;
     private final RenderMode reseed;
+    private final ArchivePacker packer;
 
+    /** A processor of every mode but pack, whose tasks it fails. */
     public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
                              WorkerMetrics metrics) {
+        this(layers, store, locks, lockWait, metrics, (cache, format, archive, alive) -> {
+            throw new IllegalArgumentException("this worker packs no archives");
+        });
+    }
+
+    /** @param packer packs the caches of the store into archives, for the tasks of pack jobs */
+    public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
+                             WorkerMetrics metrics, ArchivePacker packer) {
+        this.packer = packer;
         this.renderer = new MetatileRenderer(layers);
         this.store = store;
         this.locks = locks;
@@ -74,10 +86,17 @@ public final class MetatileProcessor {
         private final List<TileKey> changes;
         private final List<String> unmark;
         private final String mark;
+        private final boolean pack;
 
         private Prepared(MetatileLock.Lease lease, MetatileTask task, TileCounts counts, List<EncodedTile> tiles,
                          List<TileKey> deletions, boolean truncate, List<TileKey> changes, List<String> unmark,
                          String mark) {
+            this(lease, task, counts, tiles, deletions, truncate, changes, unmark, mark, false);
+        }
+
+        private Prepared(MetatileLock.Lease lease, MetatileTask task, TileCounts counts, List<EncodedTile> tiles,
+                         List<TileKey> deletions, boolean truncate, List<TileKey> changes, List<String> unmark,
+                         String mark, boolean pack) {
             this.lease = lease;
             this.task = task;
             this.counts = counts;
@@ -87,6 +106,13 @@ public final class MetatileProcessor {
             this.changes = changes;
             this.unmark = unmark;
             this.mark = mark;
+            this.pack = pack;
+        }
+
+        /** A pack: the archive is written by {@link #store}, under the archive's lock. */
+        static Prepared packing(MetatileLock.Lease lease, MetatileTask task) {
+            return new Prepared(lease, task, TileCounts.ZERO, List.of(), List.of(), false, List.of(), List.of(), null,
+                    true);
         }
 
         /** No tile to write: {@code counts} says why; the done marker {@code mark} is written if not null. */
@@ -176,6 +202,7 @@ public final class MetatileProcessor {
                 case SEED -> render(task, layer, lease.get(), seed);
                 case RESEED -> render(task, layer, lease.get(), reseed);
                 case TRUNCATE -> Prepared.truncation(lease.get(), task, keys(task), DoneMetatiles.markers(task));
+                case PACK -> Prepared.packing(lease.get(), task);
             };
             return Optional.of(prepared);
         } finally {
@@ -196,12 +223,27 @@ public final class MetatileProcessor {
      * @throws IOException               if the store fails otherwise; nothing half-written is left, and the lock is
      *                                   released
      */
-    public TileCounts store(Prepared prepared) throws IOException {
+    public TileCounts store(Prepared prepared) throws IOException, InterruptedException {
+        return store(prepared, () -> { });
+    }
+
+    /**
+     * As {@link #store(Prepared)}; a pack writes its archive, calling {@code alive} every few seconds meanwhile, and
+     * counts it as one tile written, of the archive's bytes.
+     *
+     * @throws IllegalArgumentException if the pack's cache cannot be packed as it is (the lock is released)
+     */
+    public TileCounts store(Prepared prepared, Runnable alive) throws IOException, InterruptedException {
         boolean release = true;
         try {
             long start = System.nanoTime();
             TileCounts counts = prepared.counts;
             MetatileTask task = prepared.task;
+            if (prepared.pack) {
+                ArchivePacker.Packed packed = packer.pack(task.cache(), task.format(), task.archive(), alive);
+                metrics.stage(Stage.STORE, System.nanoTime() - start);
+                return new TileCounts(1, 0, 0, 0, 0, packed.archiveBytes(), 0);
+            }
             if (!prepared.unmark.isEmpty()) {
                 store.deleteMetadata(task.cache(), prepared.unmark);
             }

@@ -327,7 +327,7 @@ public final class TaskWorkers implements AutoCloseable {
             return;
         }
         Optional<TileCounts> stored = guard(PipelineStage.STORE, encoded,
-                () -> patiently(delivery, pass, () -> processor.store(encoded.prepared())));
+                () -> patiently(delivery, pass, () -> processor.store(encoded.prepared(), delivery::renew)));
         if (stored.isEmpty()) {
             return;
         }

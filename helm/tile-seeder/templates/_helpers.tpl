@@ -64,7 +64,8 @@ template would change at the first upgrade after the install; from then on the t
 {{- define "tile-seeder.secretChecksum" -}}
 {{- $inputs := dict "tokens" .Values.auth.tokens "tokensSecret" .Values.auth.existingSecret
       "redisUrl" .Values.redis.url "redisSecret" .Values.redis.existingSecret
-      "s3AccessKey" .Values.s3.accessKey "s3SecretKey" .Values.s3.secretKey "s3Secret" .Values.s3.existingSecret -}}
+      "s3AccessKey" .Values.s3.accessKey "s3SecretKey" .Values.s3.secretKey "s3Secret" .Values.s3.existingSecret
+      "azureSecret" .Values.azure.existingSecret "gcsSecret" .Values.gcs.existingSecret -}}
 {{- toJson $inputs | sha256sum -}}
 {{- end }}
 
@@ -133,6 +134,29 @@ namespace="{{ .Release.Namespace }}"
       name: {{ include "tile-seeder.secretName" . }}
       key: s3-secret-key
 {{- end }}
+{{- with .Values.azure.existingSecret }}
+- name: SEEDER_AZURE_CONNECTION_STRING
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $.Values.azure.existingSecretKey }}
+{{- end }}
+{{- with .Values.azure.endpoint }}
+- name: SEEDER_AZURE_ENDPOINT
+  value: {{ . | quote }}
+{{- end }}
+{{- if .Values.gcs.existingSecret }}
+- name: SEEDER_GCS_CREDENTIALS_FILE
+  value: /etc/tile-seeder/gcs/{{ .Values.gcs.existingSecretKey }}
+{{- end }}
+{{- with .Values.gcs.project }}
+- name: SEEDER_GCS_PROJECT
+  value: {{ . | quote }}
+{{- end }}
+{{- with .Values.gcs.endpoint }}
+- name: SEEDER_GCS_ENDPOINT
+  value: {{ . | quote }}
+{{- end }}
 {{- if or .Values.layers.inline .Values.layers.existingConfigMap }}
 - name: SEEDER_LAYERS_FILE
   value: /etc/tile-seeder/layers/{{ .Values.layers.key }}
@@ -153,6 +177,11 @@ namespace="{{ .Release.Namespace }}"
   configMap:
     name: {{ include "tile-seeder.layersConfigMap" . }}
 {{- end }}
+{{- with .Values.gcs.existingSecret }}
+- name: gcs
+  secret:
+    secretName: {{ . }}
+{{- end }}
 {{- end }}
 
 {{- define "tile-seeder.volumeMounts" -}}
@@ -161,6 +190,11 @@ namespace="{{ .Release.Namespace }}"
 {{- if or .Values.layers.inline .Values.layers.existingConfigMap }}
 - name: layers
   mountPath: /etc/tile-seeder/layers
+  readOnly: true
+{{- end }}
+{{- if .Values.gcs.existingSecret }}
+- name: gcs
+  mountPath: /etc/tile-seeder/gcs
   readOnly: true
 {{- end }}
 {{- end }}

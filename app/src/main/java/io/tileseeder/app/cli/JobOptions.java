@@ -2,6 +2,7 @@ package io.tileseeder.app.cli;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tileseeder.job.JobRequest;
+import io.tileseeder.job.Mode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /** The options that describe a job, shared by the commands that start one ({@code seed}, {@code submit}). */
 final class JobOptions {
@@ -16,7 +18,8 @@ final class JobOptions {
     @Option(names = "--layer", required = true, description = "The layer to seed (see the layer configuration).")
     String layer;
 
-    @Option(names = "--zoom", required = true, paramLabel = "MIN-MAX", description = "Zoom levels, e.g. 0-5, or 7 for one level.")
+    @Option(names = "--zoom", paramLabel = "MIN-MAX", description = "Zoom levels, e.g. 0-5, or 7 for one level "
+            + "(required but with --mode pack).")
     String zoom;
 
     @Option(names = "--bbox", paramLabel = "W,S,E,N", description = "Area in longitude/latitude degrees, or in "
@@ -38,7 +41,8 @@ final class JobOptions {
     String format;
 
     @Option(names = "--mode", defaultValue = "seed",
-            description = "seed (only missing tiles), reseed (all tiles) or truncate (delete); default: ${DEFAULT-VALUE}.")
+            description = "seed (only missing tiles), reseed (all tiles), truncate (delete), or with submit pack (the "
+                    + "finished cache into --archive); default: ${DEFAULT-VALUE}.")
     String mode;
 
     @Option(names = "--metatile", paramLabel = "WxH", description = "Tiles per metatile, e.g. 4x4 (default: the layer's).")
@@ -72,13 +76,18 @@ final class JobOptions {
      *
      * @param spec     the command's spec, for usage errors that name the command
      * @param priority the job's priority among queued jobs
+     * @param archive  the archive of a pack job, or null
      */
-    JobRequest request(CommandSpec spec, int priority) {
-        return new JobRequest(layer, tileMatrixSet, CliArgs.zoom(spec, "--zoom", zoom),
+    JobRequest request(CommandSpec spec, int priority, String archive) {
+        boolean pack = Mode.PACK.id().equals(mode);
+        if (zoom == null && !pack) {
+            throw new ParameterException(spec.commandLine(), "Missing required option: '--zoom=MIN-MAX'");
+        }
+        return new JobRequest(layer, tileMatrixSet, zoom == null ? null : CliArgs.zoom(spec, "--zoom", zoom),
                 bbox == null ? null : CliArgs.bbox(spec, "--bbox", bbox), format, mode,
                 metatile == null ? null : CliArgs.metatile(spec, "--metatile", metatile), refreshBefore, priority,
                 labels, coverage == null ? null : CliArgs.coverage(spec, "--coverage", coverage),
                 tiles == null ? null : TextNode.valueOf(CliArgs.text(spec, "--tiles", tiles)), bboxCrs,
-                CliArgs.dimensions(spec, "--dimension", dimensions));
+                CliArgs.dimensions(spec, "--dimension", dimensions), archive);
     }
 }

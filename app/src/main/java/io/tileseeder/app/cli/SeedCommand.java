@@ -81,7 +81,12 @@ final class SeedCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--timeout: " + e.getMessage());
             }
         }
-        JobRequest request = job.request(spec, 0);
+        if (Mode.PACK.id().equals(job.mode)) {
+            throw new ParameterException(spec.commandLine(), "--mode pack: on this machine, `seeder pack CACHE "
+                    + "ARCHIVE.pmtiles` packs a finished cache and `seed --pack ARCHIVE.pmtiles` packs the one it "
+                    + "seeds; `seeder submit --mode pack --archive ARCHIVE.pmtiles` sends a pack job to a server");
+        }
+        JobRequest request = job.request(spec, 0, null);
         ArchivePacking.Target target = null;
         if (pack != null) {
             try {

@@ -44,6 +44,11 @@ final class SubmitCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int priority;
 
+    @Option(names = "--archive", paramLabel = "ARCHIVE",
+            description = "With --mode pack: the PMTiles archive the finished cache is packed into, a path ending in "
+                    + ".pmtiles on the workers' disk or a store URL s3://, az:// or gs://BUCKET/NAME.pmtiles.")
+    String archive;
+
     @Option(names = "--idempotency-key", paramLabel = "KEY",
             description = "Makes a retried submission with the same key return the same job instead of a new one.")
     String idempotencyKey;
@@ -75,7 +80,7 @@ final class SubmitCommand implements Callable<Integer> {
                     + "--idempotency-key");
         }
         Duration limit = WaitCommand.timeout(spec, timeout);
-        JobRequest request = job.request(spec, priority);
+        JobRequest request = job.request(spec, priority, archive);
         PrintWriter err = spec.commandLine().getErr();
         try (ApiClient api = WaitCommand.client(spec, server, token)) {
             if (dryRun) {

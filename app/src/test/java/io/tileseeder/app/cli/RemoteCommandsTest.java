@@ -14,6 +14,8 @@ import jakarta.inject.Inject;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +66,33 @@ class RemoteCommandsTest {
         assertThat(job.getInt("spec.zoom.min")).isZero();
         assertThat(job.getInt("spec.zoom.max")).isEqualTo(1);
         assertThat(job.getLong("progress.tilesPlanned")).isEqualTo(1 + 4);
+    }
+
+    @Test
+    void aPackJobIsSubmittedWithItsArchiveAndNeedsNoZoom() throws Exception {
+        Run seeded = run("submit", "--server", server(), "--layer", "world", "--zoom", "0-2", "--wait");
+        assertThat(seeded.exit()).as(seeded.describe()).isZero();
+        Path archive = Files.createTempDirectory("remote-pack").resolve("world.pmtiles");
+
+        Run packed = run("submit", "--server", server(), "--layer", "world", "--mode", "pack", "--archive",
+                archive.toString(), "--wait");
+
+        assertThat(packed.exit()).as(packed.describe()).isZero();
+        String id = packed.outLines().get(0);
+        assertThat(packed.err()).as(packed.describe()).contains("job " + id + " SUCCEEDED: 1 of 1 tiles");
+        assertThat(new String(Files.readAllBytes(archive), 0, 7)).isEqualTo("PMTiles");
+        JsonPath job = given().when().get(JOBS + "/" + id).then().statusCode(200).extract().jsonPath();
+        assertThat(job.getString("spec.mode")).isEqualTo("pack");
+        assertThat(job.getString("spec.archive")).isEqualTo(archive.toString());
+
+        Run noArchive = run("submit", "--server", server(), "--layer", "world", "--mode", "pack");
+        assertThat(noArchive.exit()).as(noArchive.describe()).isEqualTo(1);
+        assertThat(noArchive.errorLines()).as(noArchive.describe()).containsExactly("error: archive: is required "
+                + "with mode pack: a path or a store URL (s3://, az://, gs://) ending in .pmtiles");
+        Run noZoom = run("submit", "--server", server(), "--layer", "world");
+        assertThat(noZoom.exit()).as(noZoom.describe()).isEqualTo(1);
+        assertThat(noZoom.errorLines()).as(noZoom.describe())
+                .containsExactly("error: Missing required option: '--zoom=MIN-MAX'");
     }
 
     @Test

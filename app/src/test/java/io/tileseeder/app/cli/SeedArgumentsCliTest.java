@@ -57,6 +57,9 @@ class SeedArgumentsCliTest {
         return Stream.of(
                 Arguments.of("unknown layer", List.of("--layer", "atlantis", "--zoom", "0-1"),
                         List.of("layer", "unknown layer 'atlantis'", "world")),
+                Arguments.of("no zoom", List.of("--layer", "world"), List.of("Missing required option: '--zoom")),
+                Arguments.of("mode pack", List.of("--layer", "world", "--mode", "pack"),
+                        List.of("--mode pack", "seeder pack CACHE ARCHIVE.pmtiles", "seeder submit --mode pack")),
                 Arguments.of("zoom beyond the layer's", List.of("--layer", "world", "--zoom", "0-20"),
                         List.of("zoom", "20", "0..14")),
                 Arguments.of("zoom not a range", List.of("--layer", "world", "--zoom", "x"),

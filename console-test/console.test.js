@@ -256,6 +256,18 @@ async function openServerChecks(context) {
     assert(!(await page.locator('#f-dimensions-field').isVisible()), 'the world layer shows a dimensions field');
   });
 
+  await check('a pack job sent to the API is listed with its archive, not zoom levels', async () => {
+    const archive = join(mkdtempSync(join(tmpdir(), 'console-test-pack-')), 'world.pmtiles');
+    const response = await fetch(`${url}/api/v1/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ layer: 'world', mode: 'pack', archive }) });
+    assert(response.status === 202, `the API answered ${response.status} to a pack job`);
+    const id = (await response.json()).id;
+    await waitForState(page, id, 'SUCCEEDED');
+    const text = await job(page, id).innerText();
+    assert(text.includes(`world · into ${archive}`), `the pack job reads ${JSON.stringify(text)}`);
+    assert(text.includes('pack · whole cache'), `the pack job's line reads ${JSON.stringify(text)}`);
+  });
+
   await check('no JavaScript error on the page', async () => {
     assert(pageErrors.length === 0, pageErrors.join('; '));
   });

@@ -665,7 +665,9 @@ function renderJob(job) {
   item.addEventListener('click', () => showJobOnMap(job));
 
   const head = el('div', 'head');
-  head.append(el('span', 'what', `${spec.layer} · z${spec.zoom.min}–${spec.zoom.max}`));
+  // A pack job has no zoom levels of its own: it packs the whole finished cache into its archive.
+  const what = spec.zoom ? `z${spec.zoom.min}–${spec.zoom.max}` : `into ${spec.archive}`;
+  head.append(el('span', 'what', `${spec.layer} · ${what}`));
   if (!FINAL_STATES.has(job.state)) {
     const cancel = el('button', 'cancel', 'Cancel');
     cancel.type = 'button';
@@ -683,7 +685,7 @@ function renderJob(job) {
   const box = world ? 'world' : spec.bbox.join(', ');
   const within = world ? '' : ` in ${box}`;
   const where = typeof spec.coverage === 'string' ? `coverage ${spec.coverage}${within}`
-    : spec.coverage ? `own coverage${within}` : spec.tiles ? 'tile list' : box;
+    : spec.coverage ? `own coverage${within}` : spec.tiles ? 'tile list' : spec.archive ? 'whole cache' : box;
   item.append(head, el('div', 'meta',
     `${spec.tileMatrixSet} · ${spec.format} · ${spec.mode} · ${where} · priority ${spec.priority}`
     + ` · created ${time(job.created)}`));

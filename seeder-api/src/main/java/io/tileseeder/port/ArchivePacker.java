@@ -9,6 +9,35 @@ import java.io.IOException;
  */
 public interface ArchivePacker {
 
+    /** What a pack tells whoever runs it, and asks them. */
+    interface Watch {
+
+        /** A watch that lets a pack run to its end. */
+        Watch NONE = new Watch() {
+            @Override
+            public void alive() {
+            }
+
+            @Override
+            public boolean stopped() {
+                return false;
+            }
+        };
+
+        /** Called every few seconds while the pack goes on, from a thread of the packer's own. */
+        void alive();
+
+        /** Whether the pack is to stop (its job ended, the worker closes): asked now and then as it goes. */
+        boolean stopped();
+    }
+
+    /** A pack that stopped because its {@link Watch} said so: nothing is under the archive's name. */
+    final class Stopped extends RuntimeException {
+        public Stopped() {
+            super("the pack stopped: its job ended or the worker is closing");
+        }
+    }
+
     /** What was packed: the tiles, their bytes in the cache, and the archive's bytes. */
     record Packed(long tiles, long tileBytes, long archiveBytes) {
     }
@@ -18,13 +47,14 @@ public interface ArchivePacker {
      * durable.
      *
      * @param archive a path or a store URL ending in {@code .pmtiles}
-     * @param alive   called at least every few seconds while the pack goes on, from the calling thread, so the
-     *                caller can keep its task
+     * @param watch   told that the pack is alive every few seconds, so the caller can keep its task; asked whether
+     *                to stop
      * @throws IllegalArgumentException if the cache cannot be packed as it is (no finished cache of that format, a
      *                                  format PMTiles cannot hold, an archive name that is not one): trying again
      *                                  will not help
      * @throws IOException              if the store or the disk fails, or the cache changes while it is packed
+     * @throws Stopped                  if the watch said to stop before the archive was under its name
      */
-    Packed pack(TileCache cache, TileFormat format, String archive, Runnable alive)
+    Packed pack(TileCache cache, TileFormat format, String archive, Watch watch)
             throws IOException, InterruptedException;
 }

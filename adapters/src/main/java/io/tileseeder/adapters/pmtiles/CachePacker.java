@@ -2,6 +2,7 @@ package io.tileseeder.adapters.pmtiles;
 
 import io.tileseeder.grid.TileCoord;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.ArchivePacker;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileKey;
 import io.tileseeder.port.TileStore;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
 
 /**
  * Packs a finished cache of Web Mercator tiles into one PMTiles archive: lists the tiles of each zoom, sorts their
@@ -50,6 +52,9 @@ public final class CachePacker {
     public record About(PmtilesWriter.TileType type, double[] bounds, String json) {
     }
 
+    /** How often, in tiles, a pack asks whether to stop. */
+    private static final int CHECK_EVERY = 1024;
+
     private final TileStore store;
     private final Limits limits;
 
@@ -77,6 +82,17 @@ public final class CachePacker {
      */
     public Packed pack(TileCache cache, TileFormat format, int minZoom, int maxZoom, About about, Path target)
             throws IOException, InterruptedException {
+        return pack(cache, format, minZoom, maxZoom, about, target, () -> false);
+    }
+
+    /**
+     * As {@link #pack(TileCache, TileFormat, int, int, About, Path)}, asking {@code stopped} every
+     * {@value #CHECK_EVERY} tiles listed and written.
+     *
+     * @throws ArchivePacker.Stopped once {@code stopped} says so; the target is left as it was
+     */
+    public Packed pack(TileCache cache, TileFormat format, int minZoom, int maxZoom, About about, Path target,
+                       BooleanSupplier stopped) throws IOException, InterruptedException {
         Path folder = target.toAbsolutePath().getParent();
         try (LongSorter ids = new LongSorter(folder, limits.sortRun())) {
             int first = -1;
@@ -84,7 +100,10 @@ public final class CachePacker {
             for (int z = minZoom; z <= maxZoom; z++) {
                 long before = ids.size();
                 try {
-                    store.list(cache, z, format, tile -> add(ids, tile));
+                    store.list(cache, z, format, tile -> {
+                        add(ids, tile);
+                        check(ids.size(), stopped);
+                    });
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
@@ -98,13 +117,20 @@ public final class CachePacker {
                         + " tile of zooms " + minZoom + "-" + maxZoom);
             }
             try (PmtilesWriter writer = new PmtilesWriter(target, limits.sharing())) {
-                long tileBytes = write(cache, format, ids.sorted(), writer);
+                long tileBytes = write(cache, format, ids.sorted(), writer, stopped);
                 double[] bounds = about.bounds();
                 PmtilesWriter.Written written = writer.finish(new PmtilesWriter.Description(about.type(), first, last,
                         bounds, new double[] {(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2}, first,
                         about.json()));
                 return new Packed(ids.size(), tileBytes, first, last, written);
             }
+        }
+    }
+
+    /** Throws {@link ArchivePacker.Stopped} if {@code stopped} says so, asked at every {@value #CHECK_EVERY}th tile. */
+    private static void check(long tiles, BooleanSupplier stopped) {
+        if (tiles % CHECK_EVERY == 0 && stopped.getAsBoolean()) {
+            throw new ArchivePacker.Stopped();
         }
     }
 
@@ -120,14 +146,16 @@ public final class CachePacker {
      * Reads the tiles in id order, {@link Limits#readers} at a time and at most a window ahead, into the writer;
      * returns their bytes.
      */
-    private long write(TileCache cache, TileFormat format, PrimitiveIterator.OfLong ids, PmtilesWriter writer)
-            throws IOException, InterruptedException {
+    private long write(TileCache cache, TileFormat format, PrimitiveIterator.OfLong ids, PmtilesWriter writer,
+                       BooleanSupplier stopped) throws IOException, InterruptedException {
         ExecutorService readers = Executors.newFixedThreadPool(limits.readers(), Thread.ofPlatform()
                 .name("pack-read-", 0).daemon().factory());
         try {
             ArrayDeque<Read> ahead = new ArrayDeque<>(limits.window());
             long bytes = 0;
+            long written = 0;
             while (ids.hasNext() || !ahead.isEmpty()) {
+                check(++written, stopped);
                 while (ids.hasNext() && ahead.size() < limits.window()) {
                     long id = ids.nextLong();
                     long[] zxy = TileId.zxy(id);

@@ -3,6 +3,7 @@ package io.tileseeder.app.cli;
 import io.tileseeder.adapters.pmtiles.CachePacker;
 import io.tileseeder.coordinator.job.Manifest;
 import io.tileseeder.job.TileFormat;
+import io.tileseeder.port.ArchivePacker;
 import io.tileseeder.port.TileCache;
 import io.tileseeder.port.TileStore;
 import io.tileseeder.runtime.settings.Settings;
@@ -34,7 +35,7 @@ final class Packing {
         try {
             TileFormat finished = finishedFormat(store, cache, format, where);
             CachePacker.Packed packed = new ArchivePacking(settings, store, readers, target.folder())
-                    .pack(cache, finished, target, () -> { });
+                    .pack(cache, finished, target, ArchivePacker.Watch.NONE);
             out.printf(Locale.ROOT, "packed %,d tiles of zooms %d-%d from %s into %s: %,d entries, %,d contents, "
                             + "%,d bytes (the tiles: %,d bytes)%n", packed.tiles(), packed.minZoom(), packed.maxZoom(),
                     where, target.archive(), packed.written().entries(), packed.written().contents(),

@@ -90,24 +90,25 @@ public final class ArchivePacking implements ArchivePacker {
     }
 
     @Override
-    public Packed pack(TileCache cache, TileFormat format, String archive, Runnable alive)
+    public Packed pack(TileCache cache, TileFormat format, String archive, Watch watch)
             throws IOException, InterruptedException {
         LOG.info(() -> "packing " + where(store, cache) + " (" + format.id() + ") into " + archive);
-        CachePacker.Packed packed = pack(cache, format, Target.of(archive, workDir, "archive"), alive);
+        CachePacker.Packed packed = pack(cache, format, Target.of(archive, workDir, "archive"), watch);
         LOG.info(() -> "packed " + packed.tiles() + " tiles of zooms " + packed.minZoom() + "-" + packed.maxZoom()
                 + " into " + archive + ": " + packed.written().bytes() + " bytes");
         return new Packed(packed.tiles(), packed.tileBytes(), packed.written().bytes());
     }
 
     /**
-     * Packs the finished tiles of {@code format} of the cache into the target, calling {@code alive} every few seconds
-     * from another thread meanwhile.
+     * Packs the finished tiles of {@code format} of the cache into the target, telling {@code watch} it is alive every
+     * few seconds from another thread meanwhile, and stopping if it says so.
      *
      * @throws IllegalArgumentException if the cache holds no finished tiles of the format, or the format mixes two
      *                                  image types, or the archive's bucket cannot be opened
      * @throws IOException              if the store or the disk fails, or the cache changes while it is packed
+     * @throws Stopped                  if the watch said to stop before the archive was under its name
      */
-    public CachePacker.Packed pack(TileCache cache, TileFormat format, Target target, Runnable alive)
+    public CachePacker.Packed pack(TileCache cache, TileFormat format, Target target, Watch watch)
             throws IOException, InterruptedException {
         String where = where(store, cache);
         if (!store.hasMetadata(cache, CacheDocuments.manifest(format))) {
@@ -126,14 +127,17 @@ public final class ArchivePacking implements ArchivePacker {
         ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
                 .name("pack-alive").daemon().factory());
         try (BucketTileStore upload = target.upload() ? bucketOf(target) : null) {
-            ScheduledFuture<?> beating = beat.scheduleWithFixedDelay(alive, ALIVE_EVERY.toMillis(),
+            ScheduledFuture<?> beating = beat.scheduleWithFixedDelay(watch::alive, ALIVE_EVERY.toMillis(),
                     ALIVE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
             Path file = target.upload() ? Files.createTempDirectory(target.folder(), "pack-").resolve(target.name())
                     : Path.of(target.archive());
             try {
                 CachePacker.Packed packed = packer.pack(cache, format, tileJson.path("minzoom").asInt(0),
-                        tileJson.path("maxzoom").asInt(0), about, file);
+                        tileJson.path("maxzoom").asInt(0), about, file, watch::stopped);
                 if (upload != null) {
+                    if (watch.stopped()) {
+                        throw new Stopped();
+                    }
                     upload.upload(target.name(), file, ARCHIVE_TYPE);
                 }
                 return packed;

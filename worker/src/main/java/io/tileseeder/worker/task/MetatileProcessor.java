@@ -49,7 +49,7 @@ public final class MetatileProcessor {
     /** A processor of every mode but pack, whose tasks it fails. */
     public MetatileProcessor(LayerResources layers, TileStore store, MetatileLock locks, Duration lockWait,
                              WorkerMetrics metrics) {
-        this(layers, store, locks, lockWait, metrics, (cache, format, archive, alive) -> {
+        this(layers, store, locks, lockWait, metrics, (cache, format, archive, watch) -> {
             throw new IllegalArgumentException("this worker packs no archives");
         });
     }
@@ -224,23 +224,24 @@ public final class MetatileProcessor {
      *                                   released
      */
     public TileCounts store(Prepared prepared) throws IOException, InterruptedException {
-        return store(prepared, () -> { });
+        return store(prepared, ArchivePacker.Watch.NONE);
     }
 
     /**
-     * As {@link #store(Prepared)}; a pack writes its archive, calling {@code alive} every few seconds meanwhile, and
-     * counts it as one tile written, of the archive's bytes.
+     * As {@link #store(Prepared)}; a pack writes its archive under {@code watch} (told it is alive every few seconds,
+     * asked whether to stop), and counts it as one tile written, of the archive's bytes.
      *
      * @throws IllegalArgumentException if the pack's cache cannot be packed as it is (the lock is released)
+     * @throws ArchivePacker.Stopped    if the watch stopped the pack (the lock is released)
      */
-    public TileCounts store(Prepared prepared, Runnable alive) throws IOException, InterruptedException {
+    public TileCounts store(Prepared prepared, ArchivePacker.Watch watch) throws IOException, InterruptedException {
         boolean release = true;
         try {
             long start = System.nanoTime();
             TileCounts counts = prepared.counts;
             MetatileTask task = prepared.task;
             if (prepared.pack) {
-                ArchivePacker.Packed packed = packer.pack(task.cache(), task.format(), task.archive(), alive);
+                ArchivePacker.Packed packed = packer.pack(task.cache(), task.format(), task.archive(), watch);
                 metrics.stage(Stage.STORE, System.nanoTime() - start);
                 return new TileCounts(1, 0, 0, 0, 0, packed.archiveBytes(), 0);
             }

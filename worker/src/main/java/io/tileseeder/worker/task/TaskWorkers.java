@@ -5,6 +5,7 @@ import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.message.TileCounts;
 import io.tileseeder.outage.Outages;
+import io.tileseeder.port.ArchivePacker;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TaskDelivery;
@@ -326,13 +327,39 @@ public final class TaskWorkers implements AutoCloseable {
             delivery.drop();
             return;
         }
-        Optional<TileCounts> stored = guard(PipelineStage.STORE, encoded,
-                () -> patiently(delivery, pass, () -> processor.store(encoded.prepared(), delivery::renew)));
-        if (stored.isEmpty()) {
+        ArchivePacker.Watch watch = new ArchivePacker.Watch() {
+            @Override
+            public void alive() {
+                delivery.renew();
+            }
+
+            @Override
+            public boolean stopped() {
+                return !running || pass.jobFinal();
+            }
+        };
+        Optional<Optional<TileCounts>> tried = guard(PipelineStage.STORE, encoded, () -> {
+            try {
+                return Optional.of(patiently(delivery, pass, () -> processor.store(encoded.prepared(), watch)));
+            } catch (ArchivePacker.Stopped e) {
+                return Optional.<TileCounts>empty();
+            }
+        });
+        if (tried.isEmpty()) {
+            return;
+        }
+        if (tried.get().isEmpty()) {
+            // A pack stopped: its job ended (nothing of it is written any more), or closing (another worker packs).
+            encoded.entered().letGo();
+            if (running) {
+                delivery.drop();
+            } else {
+                delivery.release();
+            }
             return;
         }
         pass.close(); // every tile of the task is written
-        TileCounts counts = stored.get();
+        TileCounts counts = tried.get().get();
         guard(PipelineStage.STORE, new Taken(delivery), () -> {
             report(delivery, TaskResult.succeeded(delivery.task(), counts));
             metrics.tiles(counts);

@@ -9,13 +9,19 @@ import io.tileseeder.port.TileCache;
 import io.tileseeder.adapters.LoggedRecords;
 import io.tileseeder.adapters.file.FileTileStore;
 import io.tileseeder.adapters.file.Folders;
+import io.tileseeder.grid.Metatile;
+import io.tileseeder.grid.MetatileSize;
 import io.tileseeder.grid.TileMatrixSet;
+import io.tileseeder.grid.TileRange;
+import io.tileseeder.job.DimensionValues;
 import io.tileseeder.job.Mode;
+import io.tileseeder.job.TileFormat;
 import io.tileseeder.layer.LayerCatalogConfig;
 import io.tileseeder.layer.LayerCatalogFile;
 import io.tileseeder.message.MetatileTask;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.outage.Outages;
+import io.tileseeder.port.ArchivePacker;
 import io.tileseeder.port.EncodedTile;
 import io.tileseeder.port.JobGate;
 import io.tileseeder.port.MetatileLock;
@@ -430,6 +436,50 @@ class TaskWorkersTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new TaskWorkers(queue, processor, sink, WorkerFixtures.openGate(), 1, 1, 0, outages(Duration.ofSeconds(1)), DRAIN))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * A pack task whose job ends while it packs: the pack is told to stop and stops, nothing is reported, the task is
+     * dropped and the job's pass closed, so the job's final event waits for no archive. Meanwhile the pack's
+     * liveness renews the task.
+     */
+    @Test
+    void aPackWhoseJobEndsMidPackStopsAndIsDroppedWithNoResult() throws Exception {
+        MetatileTask task = MetatileTask.of("job-pack", 0, "box", DimensionValues.NONE, TileFormat.PNG, Mode.PACK,
+                new Metatile(TileMatrixSet.WEB_MERCATOR_QUAD, 0, 0, 0, new MetatileSize(1, 1)),
+                new TileRange(0, 0, 0, 0, 0), null, null, "world.pmtiles");
+        CountDownLatch packing = new CountDownLatch(1);
+        AtomicBoolean stoppedSeen = new AtomicBoolean();
+        ArchivePacker packer = (cache, format, archive, watch) -> {
+            packing.countDown();
+            watch.alive();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+            while (!watch.stopped()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("never told to stop");
+                }
+                Thread.sleep(10);
+            }
+            stoppedSeen.set(true);
+            throw new ArchivePacker.Stopped();
+        };
+        WorkerFixtures.TestGate gate = WorkerFixtures.openGate();
+        CountDownLatch dropped = log.latchFor("accept 0");
+        started.add(new TaskWorkers(queue, new MetatileProcessor(RenderFixtures.resources(catalog),
+                new FileTileStore(tiles), lock, WorkerFixtures.LOCK_WAIT, WorkerMetrics.unregistered(), packer), sink,
+                gate, 1, 1, MAX_DELIVERIES, outages(Duration.ofSeconds(1)), DRAIN));
+
+        queue.publish(task);
+        assertThat(packing.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("packing; log %s", log).isTrue();
+        gate.close("job-pack");
+
+        assertThat(dropped.await(WAIT_SECONDS, TimeUnit.SECONDS)).as("dropped; log %s", log).isTrue();
+        assertThat(stoppedSeen).isTrue();
+        assertThat(log.entries()).containsExactly("deliver 0 #1", "renew 0", "accept 0");
+        assertThat(sink.results()).as("no result of an ended job").isEmpty();
+        assertThat(gate.passesOpen("job-pack")).isZero();
+        assertThat(lock.acquired()).isEqualTo(1);
+        assertThat(lock.released()).as("the archive's lock released").isEqualTo(1);
     }
 
     // ---- set-up ---------------------------------------------------------------------------------------------

@@ -259,10 +259,17 @@ public interface SeederConfig {
     interface Wms {
         /**
          * Requests in flight to one upstream (host and port) at once from this process: per pod, shared by all
-         * its threads and layers. A cluster of N workers may send N times as many.
+         * its threads and layers. All a pod sends when it cannot reach Redis, where the cluster's limit is kept.
          */
         @WithDefault("4")
         int maxRequestsPerUpstream();
+
+        /**
+         * Requests in flight to one upstream (host and port) at once from all worker pods together, kept in Redis
+         * with leases; in the embedded mode, from this process (with the per-pod limit, the smaller holds).
+         */
+        @WithDefault("16")
+        int clusterRequestsPerUpstream();
     }
 
     interface Layers {

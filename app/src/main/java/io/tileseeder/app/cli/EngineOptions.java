@@ -61,7 +61,8 @@ final class EngineOptions {
         WorkerSettings workers = base.workers();
         if (threads != null) {
             workers = new WorkerSettings(threads, workers.storeThreads(), workers.maxDeliveries(), workers.lockWait(),
-                    workers.drainTimeout(), workers.wmsRequestsPerUpstream());
+                    workers.drainTimeout(), workers.wmsRequestsPerUpstream(),
+                    workers.wmsClusterRequestsPerUpstream());
         }
         StoreSettings store = out == null ? base.store() : base.storedAt(out).store();
         store = withLayout(store, layout);

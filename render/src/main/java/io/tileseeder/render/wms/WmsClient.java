@@ -5,18 +5,22 @@ import io.tileseeder.layer.TileSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.DependencyUnavailableException;
+import io.tileseeder.port.UpstreamPermits;
+import io.tileseeder.port.UpstreamPermits.Permit;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 import okhttp3.Call;
@@ -28,14 +32,17 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * Asks upstream WMSes for images, and tile servers for tiles, with care: at most {@code maxPerUpstream} requests in flight to one upstream
- * ({@code host:port}) from this process, however many threads and layers ask; connections kept alive and
+ * Asks upstream WMSes for images, and tile servers for tiles, with care: at most {@code maxPerUpstream} requests in
+ * flight to one upstream ({@code host:port}) from this process, however many threads and layers ask, and at most
+ * {@code clusterLimit} among all processes that share its {@link UpstreamPermits}; connections kept alive and
  * reused; connect and whole-request timeouts per layer; retries with exponential backoff and jitter on 5xx
  * answers, I/O errors, timeouts and truncated images, never on 4xx answers or ServiceExceptions. One per
- * process (pod): the cap is per pod.
+ * process (pod).
  *
- * <p>A slot of the cap is held only while a request is on the wire; a retry's backoff and the decoding of the
- * image happen outside it. Interrupting a caller cancels its request at once, however slow the upstream.
+ * <p>A slot of the cap, and a permit, are held only while a request is on the wire; a retry's backoff and the
+ * decoding of the image happen outside them. The pod's slot is taken first, so a pod never asks for more permits
+ * than it can use. A permit's lease is the layer's whole-request timeout plus {@link #LEASE_MARGIN}: no request
+ * outlives it. Interrupting a caller cancels its request at once, however slow the upstream.
  */
 public final class WmsClient {
 
@@ -45,21 +52,48 @@ public final class WmsClient {
     /** Bytes of a body beyond the image's raw size (an answer larger than raw ARGB plus this is refused). */
     private static final long BODY_MARGIN = 1 << 20;
 
+    /** What a permit's lease adds to the request's own timeout, for the time to take and give back the permit. */
+    static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
+    /** Permits of a client that shares no limit with other processes. */
+    private static final UpstreamPermits UNSHARED = (upstream, limit, lease) -> () -> {
+    };
+
     private final int maxPerUpstream;
+    private final int clusterLimit;
+    private final UpstreamPermits permits;
     private final OkHttpClient http;
     private final Map<String, Upstream> upstreams = new ConcurrentHashMap<>();
     private final Map<Duration, Map<Duration, OkHttpClient>> clients = new ConcurrentHashMap<>();
 
-    /** One upstream's cap on requests in flight, and its counts. */
-    private record Upstream(Semaphore slots, LongAdder requests, LongAdder failures) {
+    /**
+     * One upstream's cap on requests in flight, and its counts: tries answered and failed, requests on the wire now,
+     * and the time callers spent waiting for a slot and a permit.
+     */
+    private record Upstream(Semaphore slots, LongAdder requests, LongAdder failures, AtomicInteger inFlight,
+                            LongAdder waitNanos) {
     }
 
-    /** @param maxPerUpstream requests in flight to one upstream at once, from this process */
+    /** @param maxPerUpstream requests in flight to one upstream at once, from this process, which shares no limit */
     public WmsClient(int maxPerUpstream) {
+        this(maxPerUpstream, maxPerUpstream, UNSHARED);
+    }
+
+    /**
+     * @param maxPerUpstream requests in flight to one upstream at once, from this process
+     * @param clusterLimit   requests in flight to one upstream at once, among all processes sharing {@code permits}
+     * @param permits        where the cluster's limit is kept
+     */
+    public WmsClient(int maxPerUpstream, int clusterLimit, UpstreamPermits permits) {
         if (maxPerUpstream < 1) {
             throw new IllegalArgumentException("need at least one request per upstream, got " + maxPerUpstream);
         }
+        if (clusterLimit < 1) {
+            throw new IllegalArgumentException("need at least one request per upstream in the cluster, got "
+                    + clusterLimit);
+        }
         this.maxPerUpstream = maxPerUpstream;
+        this.clusterLimit = clusterLimit;
+        this.permits = Objects.requireNonNull(permits, "permits");
         // OkHttp itself retries a request whose connection failed, and follows redirects: the first is ours to
         // decide (with backoff), the second is what a browser or GeoWebCache would do too.
         this.http = new OkHttpClient.Builder()
@@ -94,9 +128,21 @@ public final class WmsClient {
         return known == null ? 0 : known.failures().sum();
     }
 
+    /** Requests of this process on the wire to one upstream now. */
+    public int inFlight(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.inFlight().get();
+    }
+
+    /** Seconds callers of this process spent waiting for a slot and a permit to send to one upstream, since start. */
+    public double waitSeconds(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.waitNanos().sum() / 1e9;
+    }
+
     private Upstream upstream(HttpSource source) {
-        return upstreams.computeIfAbsent(source.upstream(),
-                key -> new Upstream(new Semaphore(maxPerUpstream, true), new LongAdder(), new LongAdder()));
+        return upstreams.computeIfAbsent(source.upstream(), key -> new Upstream(new Semaphore(maxPerUpstream, true),
+                new LongAdder(), new LongAdder(), new AtomicInteger(), new LongAdder()));
     }
 
     /**
@@ -202,8 +248,12 @@ public final class WmsClient {
         Upstream upstream = upstream(source);
         Semaphore slot = upstream.slots();
         Answer answer;
+        long asked = System.nanoTime();
         slot.acquire();
-        try {
+        Duration lease = source.timeout().plus(LEASE_MARGIN);
+        try (Permit permit = permits.acquire(source.upstream(), clusterLimit, lease)) {
+            upstream.waitNanos().add(System.nanoTime() - asked);
+            upstream.inFlight().incrementAndGet();
             // The call runs on a virtual thread and this one waits for it: a platform thread blocked reading a
             // socket does not notice an interrupt, so a worker shutting down would wait out the layer's timeout.
             Call call = client(source).newCall(new Request.Builder().url(url).get().build());
@@ -214,6 +264,8 @@ public final class WmsClient {
             } catch (InterruptedException e) {
                 call.cancel();
                 throw new InterruptedException("interrupted during " + what);
+            } finally {
+                upstream.inFlight().decrementAndGet();
             }
         } catch (ExecutionException e) {
             switch (e.getCause()) {

@@ -12,6 +12,7 @@ import io.tileseeder.grid.TileMatrixSet;
 import io.tileseeder.layer.TileSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.port.DependencyUnavailableException;
+import io.tileseeder.port.UpstreamPermits;
 import java.awt.image.BufferedImage;
 import java.awt.image.IndexColorModel;
 import java.io.ByteArrayInputStream;
@@ -27,9 +28,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -591,6 +596,58 @@ class WmsClientTest {
             } finally {
                 server.release();
             }
+        }
+    }
+
+    @Test
+    void theClusterLimitHoldsBelowThisPodsCapWithAPermitLeasedPastTheTimeoutPerTry() throws Exception {
+        SharedPermits shared = new SharedPermits();
+        WmsClient clustered = new WmsClient(8, 3, shared);
+        InFlight inFlight = new InFlight();
+        try (LoopbackWms server = new LoopbackWms(inFlight::answer)) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(5), 0);
+            try {
+                assertCapped(clustered, server, inFlight, List.of(config));
+            } finally {
+                server.release();
+            }
+            assertThat(shared.asked).containsOnly(config.upstream() + " limit 3 lease PT10S");
+            assertThat(shared.out.get()).as("permits out once all are answered").isZero();
+            assertThat(clustered.inFlight(config.upstream())).isZero();
+            assertThat(clustered.waitSeconds(config.upstream())).as("seven callers waited").isPositive();
+        }
+    }
+
+    @Test
+    void aTryThatFailsGivesItsPermitBackBeforeTheNext() throws Exception {
+        SharedPermits shared = new SharedPermits();
+        WmsClient clustered = new WmsClient(2, 1, shared);
+        try (LoopbackWms server = new LoopbackWms(answer(503, "text/plain", "busy".getBytes()))) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(5), 2);
+            assertThatThrownBy(() -> clustered.getMap(config, url(config), WIDTH, HEIGHT))
+                    .isInstanceOf(DependencyUnavailableException.class);
+            assertThat(server.requests()).isEqualTo(3);
+            assertThat(shared.asked).hasSize(3);
+            assertThat(shared.out.get()).isZero();
+        }
+    }
+
+    /** Permits of one process, as a cluster's would be: a semaphore per upstream and limit, and what was asked. */
+    private static final class SharedPermits implements UpstreamPermits {
+        final Map<String, Semaphore> semaphores = new ConcurrentHashMap<>();
+        final Queue<String> asked = new ConcurrentLinkedQueue<>();
+        final AtomicInteger out = new AtomicInteger();
+
+        @Override
+        public Permit acquire(String upstream, int limit, Duration lease) throws InterruptedException {
+            asked.add(upstream + " limit " + limit + " lease " + lease);
+            Semaphore semaphore = semaphores.computeIfAbsent(upstream + "/" + limit, key -> new Semaphore(limit));
+            semaphore.acquire();
+            out.incrementAndGet();
+            return () -> {
+                out.decrementAndGet();
+                semaphore.release();
+            };
         }
     }
 

@@ -10,12 +10,14 @@ import io.tileseeder.adapters.kafka.KafkaTopics;
 import io.tileseeder.adapters.redis.RedisJobGate;
 import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedisTopology;
+import io.tileseeder.adapters.redis.RedisUpstreamPermits;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.port.UpstreamPermits;
 import io.tileseeder.runtime.health.Monitored;
 import io.tileseeder.runtime.settings.Settings.StoreSettings;
 import io.tileseeder.runtime.wiring.Adapters;
@@ -84,6 +86,7 @@ public final class ClusterAdapters implements Adapters {
     private RedisJobStore records;
     private RedisJobGate gate;
     private MetatileLock locks;
+    private RedisUpstreamPermits upstreams;
     private KafkaTaskQueue plannerTasks;
     private KafkaTaskQueue workerTasks;
     private KafkaJobEventSink events;
@@ -112,6 +115,8 @@ public final class ClusterAdapters implements Adapters {
                     cluster.retainFinished(), cluster.syncReplicas());
             adapters.locks = new RedissonMetatileLock(adapters.redis, cluster.keyPrefix() + "lock:",
                     RedissonMetatileLock.DEFAULT_RESPONSE_TIMEOUT);
+            adapters.upstreams = new RedisUpstreamPermits(adapters.redis, cluster.keyPrefix() + "upstream:",
+                    Clock.systemUTC());
             adapters.gate = adapters.add(new RedisJobGate(adapters.redis, cluster.keyPrefix(),
                     RedisJobGate.DEFAULT_LEASE));
             adapters.watchDependencies();
@@ -142,6 +147,12 @@ public final class ClusterAdapters implements Adapters {
     @Override
     public MetatileLock locks() {
         return locks;
+    }
+
+    /** Upstream permits in Redis under the deployment's key prefix, leased so a dead pod's come back. */
+    @Override
+    public UpstreamPermits upstreams() {
+        return upstreams;
     }
 
     @Override

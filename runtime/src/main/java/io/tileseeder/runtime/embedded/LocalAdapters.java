@@ -4,6 +4,7 @@ import io.tileseeder.adapters.memory.InMemoryJobStore;
 import io.tileseeder.adapters.memory.InMemoryTaskQueue;
 import io.tileseeder.adapters.memory.LocalJobGate;
 import io.tileseeder.adapters.memory.LocalMetatileLock;
+import io.tileseeder.adapters.memory.LocalUpstreamPermits;
 import io.tileseeder.message.TaskResult;
 import io.tileseeder.outage.Outages;
 import io.tileseeder.port.JobEventSink;
@@ -13,6 +14,7 @@ import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.port.UpstreamPermits;
 import io.tileseeder.runtime.health.Monitored;
 import io.tileseeder.runtime.settings.Settings;
 import io.tileseeder.runtime.wiring.Adapters;
@@ -39,6 +41,7 @@ public final class LocalAdapters implements Adapters {
     private final InMemoryJobStore records;
     private final LocalJobGate gate;
     private final LocalMetatileLock locks = new LocalMetatileLock();
+    private final LocalUpstreamPermits upstreams = new LocalUpstreamPermits();
     private final Outages outages;
     private volatile ResultSink recorder;
 
@@ -70,6 +73,12 @@ public final class LocalAdapters implements Adapters {
     @Override
     public MetatileLock locks() {
         return locks;
+    }
+
+    /** Upstream permits of this process, which is the whole cluster. */
+    @Override
+    public UpstreamPermits upstreams() {
+        return upstreams;
     }
 
     @Override

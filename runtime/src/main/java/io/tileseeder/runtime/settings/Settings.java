@@ -118,9 +118,10 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
      * @param lockWait        how long one try for a busy metatile lock waits; the task is kept and tried again
      * @param drainTimeout    on shutdown, how long the workers may finish the metatiles they hold
      * @param wmsRequestsPerUpstream requests in flight to one upstream WMS from this process
+     * @param wmsClusterRequestsPerUpstream requests in flight to one upstream WMS from all processes of the cluster
      */
     public record WorkerSettings(int threads, int storeThreads, int maxDeliveries, Duration lockWait,
-                                 Duration drainTimeout, int wmsRequestsPerUpstream) {
+                                 Duration drainTimeout, int wmsRequestsPerUpstream, int wmsClusterRequestsPerUpstream) {
     }
 
     /** The layer catalogue: the file of {@link #layersFile}, or the bundled one. */
@@ -192,7 +193,9 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                         atLeast(1, "seeder.workers.max-deliveries", workers.maxDeliveries()),
                         atLeast(Duration.ofMillis(1), "seeder.workers.lock-wait", workers.lockWait()),
                         atLeast(Duration.ZERO, "seeder.workers.drain-timeout", workers.drainTimeout()),
-                        atLeast(1, "seeder.wms.max-requests-per-upstream", config.wms().maxRequestsPerUpstream())),
+                        atLeast(1, "seeder.wms.max-requests-per-upstream", config.wms().maxRequestsPerUpstream()),
+                        atLeast(1, "seeder.wms.cluster-requests-per-upstream",
+                                config.wms().clusterRequestsPerUpstream())),
                 atLeast(Duration.ofSeconds(1), "seeder.outage-budget", config.outageBudget()));
     }
 

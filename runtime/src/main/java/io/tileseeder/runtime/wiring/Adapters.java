@@ -9,6 +9,7 @@ import io.tileseeder.port.MetatileLock;
 import io.tileseeder.port.ResultSink;
 import io.tileseeder.port.TaskQueue;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.port.UpstreamPermits;
 import io.tileseeder.runtime.health.Monitored;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,9 @@ public interface Adapters extends Monitored, AutoCloseable {
 
     /** Metatile locks, and the coordinators' planning locks (their keys differ). */
     MetatileLock locks();
+
+    /** Where the limit of requests in flight to each upstream, among all workers, is kept. */
+    UpstreamPermits upstreams();
 
     /** This process's outage policy and the outages it meets. */
     Outages outages();

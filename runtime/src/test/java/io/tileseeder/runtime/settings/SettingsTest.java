@@ -42,6 +42,7 @@ class SettingsTest {
             "seeder.workers.lock-wait | 0s | seeder.workers.lock-wait must be at least 1ms, not 0s",
             "seeder.workers.drain-timeout | -1s | seeder.workers.drain-timeout must be at least 0s, not -1s",
             "seeder.wms.max-requests-per-upstream | 0 | seeder.wms.max-requests-per-upstream must be at least 1",
+            "seeder.wms.cluster-requests-per-upstream | 0 | seeder.wms.cluster-requests-per-upstream must be at least 1",
             "seeder.outage-budget | 0s | seeder.outage-budget must be at least 1s, not 0s",
     })
     void aValueOutOfRangeIsRefusedWithItsKey(String key, String value, String message) {
@@ -60,6 +61,8 @@ class SettingsTest {
         assertThat(settings.workers().threads()).isEqualTo(2 * Settings.cores());
         assertThat(settings.workers().storeThreads()).isEqualTo(Math.max(8, 4 * Settings.cores()));
         assertThat(settings.workers().lockWait()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.workers().wmsRequestsPerUpstream()).isEqualTo(4);
+        assertThat(settings.workers().wmsClusterRequestsPerUpstream()).isEqualTo(16);
         assertThat(settings.outageBudget()).isEqualTo(Duration.ofMinutes(10));
     }
 }

@@ -27,7 +27,8 @@ public final class WorkerRole implements Role {
     public WorkerRole(Adapters adapters, LayerCatalogConfig layers, Settings all, MeterRegistry registry) {
         WorkerSettings settings = all.workers();
         TileStore store = adapters.store();
-        WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream());
+        WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream(), settings.wmsClusterRequestsPerUpstream(),
+                adapters.upstreams());
         this.metrics = new WorkerMetrics(registry)
                 .watchStoreRetries(() -> Stores.retries(store)).watch(layers, wms);
         MetatileProcessor processor = new MetatileProcessor(new LayerResources(layers, wms), store, adapters.locks(),

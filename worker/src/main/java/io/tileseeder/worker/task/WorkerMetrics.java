@@ -27,8 +27,9 @@ import java.util.function.LongSupplier;
  * {@code seeder_worker_stage_capacity{stage}} (tasks each named stage of the pipeline holds, and its bound),
  * {@code seeder_task_deliveries_total},
  * {@code seeder_task_redeliveries_total}, {@code seeder_lock_contended_total}, {@code seeder_store_retries_total},
- * {@code seeder_store_errors_total}, {@code seeder_upstream_requests_total{upstream}} and
- * {@code seeder_upstream_errors_total{upstream}}. Labels are bounded: outcomes, stages, and the upstreams the
+ * {@code seeder_store_errors_total}, {@code seeder_upstream_requests_total{upstream}},
+ * {@code seeder_upstream_errors_total{upstream}}, {@code seeder_upstream_in_flight{upstream}} and
+ * {@code seeder_upstream_permit_wait_seconds_total{upstream}}. Labels are bounded: outcomes, stages, and the upstreams the
  * layer configuration names.
  *
  * <p>Meters of one name registered twice in a registry are the same meter, so two pipelines on one registry
@@ -133,7 +134,10 @@ public final class WorkerMetrics {
         return this;
     }
 
-    /** Counts the requests (GetMaps, tiles) to each upstream the layers name, and the failed ones. */
+    /**
+     * Counts the requests (GetMaps, tiles) to each upstream the layers name, the failed ones, those in flight, and
+     * the time spent waiting to send them.
+     */
     public WorkerMetrics watch(LayerCatalogConfig layers, WmsClient wms) {
         layers.layers().stream().map(layer -> layer.source()).filter(HttpSource.class::isInstance)
                 .map(source -> ((HttpSource) source).upstream()).distinct().forEach(upstream -> {
@@ -143,6 +147,16 @@ public final class WorkerMetrics {
                     FunctionCounter.builder("seeder.upstream.errors", wms, client -> client.failures(upstream))
                             .tag("upstream", upstream)
                             .description("Tries of an upstream that failed (error status, no image, I/O error, timeout)")
+                            .register(registry);
+                    Gauge.builder("seeder.upstream.in.flight", wms, client -> client.inFlight(upstream))
+                            .tag("upstream", upstream)
+                            .description("Requests of this pod on the wire to an upstream now")
+                            .register(registry);
+                    FunctionCounter.builder("seeder.upstream.permit.wait.seconds", wms,
+                                    client -> client.waitSeconds(upstream))
+                            .tag("upstream", upstream)
+                            .description("Time spent waiting for a place among the requests in flight to an "
+                                    + "upstream: this pod's own limit, then the cluster's")
                             .register(registry);
                 });
         return this;

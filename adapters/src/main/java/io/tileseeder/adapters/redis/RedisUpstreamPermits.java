@@ -1,0 +1,148 @@
+package io.tileseeder.adapters.redis;
+
+import io.tileseeder.port.UpstreamPermits;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.redisson.api.RPermitExpirableSemaphore;
+import org.redisson.api.RedissonClient;
+
+/**
+ * Upstream permits shared by all pods through Redis: one Redisson expirable semaphore per upstream and limit, under
+ * the key {@code keyPrefix + upstream + "/" + limit}. Each permit is leased: a pod killed with permits out gives them
+ * back when their lease ends, without anyone's help.
+ *
+ * <ul>
+ *   <li><b>The limit is in the key.</b> A semaphore's count is set once, when it is first used; pods that ask with
+ *       another limit (a rolling update that changes the setting) use another semaphore, so no pod ever changes the
+ *       count under the feet of another.</li>
+ *   <li><b>Without Redis, this pod alone.</b> When Redis cannot serve, a permit is granted at once, so the caller's
+ *       own per-pod limit is all that holds (its local share), and this is logged once, when it begins and when it
+ *       ends. Redis is asked again {@link #RETRY_REDIS} later.</li>
+ *   <li><b>Waiting.</b> A caller waits in slices of {@link #WAIT_SLICE}, asking Redis again after each, so a Redis
+ *       that stops answering mid-wait is noticed within a slice; it is woken sooner when a permit is given back.
+ *       After a slice without a permit the count is set again if the key is gone (a Redis restarted without its
+ *       data), so nobody waits on a semaphore that no longer exists.</li>
+ * </ul>
+ *
+ * <p>The {@link RedissonClient} belongs to the caller, who shuts it down; this class never does.
+ */
+public final class RedisUpstreamPermits implements UpstreamPermits {
+
+    private static final Logger LOG = Logger.getLogger(RedisUpstreamPermits.class.getName());
+    /** How long one try to take a permit waits in Redis before it tries again. */
+    static final Duration WAIT_SLICE = Duration.ofSeconds(1);
+    /** How long a pod that found Redis unable to serve holds to its local share before it asks Redis again. */
+    static final Duration RETRY_REDIS = Duration.ofSeconds(5);
+
+    private final RedissonClient redisson;
+    private final String keyPrefix;
+    private final Clock clock;
+    private final Map<String, RPermitExpirableSemaphore> semaphores = new ConcurrentHashMap<>();
+    private volatile Instant localUntil = Instant.MIN;
+    private volatile boolean local;
+
+    /**
+     * @param keyPrefix prepended to {@code upstream/limit} to form each semaphore's Redis key
+     */
+    public RedisUpstreamPermits(RedissonClient redisson, String keyPrefix, Clock clock) {
+        this.redisson = Objects.requireNonNull(redisson, "redisson");
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The Redis key of the semaphore for {@code upstream} at {@code limit}. */
+    public String redisKey(String upstream, int limit) {
+        return keyPrefix + upstream + "/" + limit;
+    }
+
+    /** Whether this pod holds to its local share now, Redis having failed to serve. */
+    public boolean local() {
+        return local;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if Redis fails otherwise than by being unable to serve (a bug, a configuration)
+     */
+    @Override
+    public Permit acquire(String upstream, int limit, Duration lease) throws InterruptedException {
+        if (limit < 1) {
+            throw new IllegalArgumentException("an upstream limit must be at least 1, not " + limit);
+        }
+        long leaseMillis = Math.max(1, lease.toMillis());
+        while (true) {
+            if (clock.instant().isBefore(localUntil)) {
+                return () -> {
+                };
+            }
+            RPermitExpirableSemaphore semaphore;
+            String id;
+            try {
+                semaphore = semaphore(upstream, limit);
+                id = semaphore.tryAcquire(WAIT_SLICE.toMillis(), leaseMillis, TimeUnit.MILLISECONDS);
+                if (id == null) {
+                    // A Redis that restarted without its data has no semaphore left, and would keep every
+                    // caller waiting: a new one with the whole count (those leased before are gone with it).
+                    semaphore.trySetPermits(limit);
+                }
+            } catch (RuntimeException e) {
+                if (!RedisFailures.unavailable(e)) {
+                    throw new IllegalStateException("Redis refused a permit for " + upstream + ": "
+                            + RedisFailures.describe(e), e);
+                }
+                holdLocally(upstream, e);
+                continue;
+            }
+            if (local) {
+                local = false;
+                LOG.info("Redis serves again: requests to upstreams are limited across the cluster again");
+            }
+            if (id != null) {
+                return release(semaphore, id, upstream);
+            }
+        }
+    }
+
+    private RPermitExpirableSemaphore semaphore(String upstream, int limit) {
+        String key = redisKey(upstream, limit);
+        RPermitExpirableSemaphore known = semaphores.get(key);
+        if (known != null) {
+            return known;
+        }
+        RPermitExpirableSemaphore semaphore = redisson.getPermitExpirableSemaphore(key);
+        semaphore.trySetPermits(limit);
+        semaphores.put(key, semaphore);
+        return semaphore;
+    }
+
+    private void holdLocally(String upstream, RuntimeException failure) {
+        localUntil = clock.instant().plus(RETRY_REDIS);
+        if (!local) {
+            local = true;
+            LOG.log(Level.WARNING, "Redis cannot serve (" + RedisFailures.describe(failure) + "): requests to "
+                    + upstream + " and every other upstream are held to this pod's own limit until it can");
+        }
+    }
+
+    /**
+     * Gives the permit back; a Redis that cannot take it back now leaves it to its lease, which then ends it (the
+     * request it counted is over either way).
+     */
+    private static Permit release(RPermitExpirableSemaphore semaphore, String id, String upstream) {
+        return () -> {
+            try {
+                semaphore.tryRelease(id);
+            } catch (RuntimeException e) {
+                LOG.fine(() -> "a permit for " + upstream + " is left to its lease: " + RedisFailures.describe(e));
+            }
+        };
+    }
+}

@@ -1,0 +1,29 @@
+package io.tileseeder.port;
+
+import java.time.Duration;
+
+/**
+ * Permits to send one request to an upstream (a WMS, a tile server), shared by every process that sends to it: at
+ * most {@code limit} requests to one upstream are in flight at once among them all, however many pods, threads and
+ * layers ask.
+ */
+public interface UpstreamPermits {
+
+    /**
+     * Waits for a permit to send one request to {@code upstream}.
+     *
+     * @param upstream what the limit is kept for (a {@code host:port})
+     * @param limit    requests in flight to it at once, among all that share these permits; holders that ask with
+     *                 different limits share nothing
+     * @param lease    how long the permit lasts at most: a holder that dies without closing it gives it back then.
+     *                 Longer than any request may take
+     */
+    Permit acquire(String upstream, int limit, Duration lease) throws InterruptedException;
+
+    /** A request's place among those in flight to an upstream; closing it gives the place back. */
+    interface Permit extends AutoCloseable {
+
+        @Override
+        void close();
+    }
+}

@@ -11,6 +11,7 @@ import io.tileseeder.adapters.redis.RedisJobStore;
 import io.tileseeder.adapters.redis.RedisTopologies;
 import io.tileseeder.adapters.redis.RedisTopology;
 import io.tileseeder.adapters.redis.RedissonMetatileLock;
+import io.tileseeder.app.testing.InFlightProxy;
 import io.tileseeder.app.testing.WorldTiles;
 import io.tileseeder.job.JobRequest;
 import io.tileseeder.job.JobState;
@@ -286,6 +287,43 @@ class DistributedSeedingIT {
             assertThat(WorldTiles.pngs(cluster.objects().keySet())).isEqualTo(expected);
             assertThat(cluster.objects()).containsKeys("styled/WebMercatorQuad/day/manifest-png.json",
                     "styled/WebMercatorQuad/night/manifest-png.json", "styled/WebMercatorQuad/WMTSCapabilities-png.xml");
+        }
+    }
+
+    /**
+     * Three workers of four render threads each seed from the dev WMS through a proxy that counts the GetMaps in
+     * flight at the server, with a cluster limit of 4 (each pod alone may send 4): the server never sees more than 4
+     * at once, and sees 4, over a whole job during which one worker is killed with its permits out. (With a limit of
+     * 12 instead, the proxy sees 12.)
+     */
+    @Test
+    void threeWorkersNeverSendMoreGetMapsAtOnceThanTheClusterLimitEvenWithOneKilled(TestInfo info) throws Exception {
+        try (InFlightProxy wms = new InFlightProxy(URI.create(Cluster.required("SEEDER_WMS_URL")))) {
+            Path layers = temp.resolve("wms.yaml");
+            Files.writeString(layers, """
+                    layers:
+                      - name: world
+                        zoom: {min: 0, max: 5}
+                        tileMatrixSets: [WebMercatorQuad]
+                        metatile: {width: 2, height: 2}
+                        source: {type: wms, url: "%s", version: "1.3.0", layers: [world], timeout: 10s}
+                    """.formatted(wms.url()));
+            try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())
+                    .set("SEEDER_WORKERS_THREADS", "4").set("SEEDER_WMS_MAX_REQUESTS_PER_UPSTREAM", "4")
+                    .set("SEEDER_WMS_CLUSTER_REQUESTS_PER_UPSTREAM", "4")) {
+                List<SeederProcess> workers = cluster.startCoordinatorAndWorkers("worker-a", "worker-b", "worker-c")
+                        .workers();
+
+                String job = cluster.submit("{\"layer\":\"world\",\"zoom\":{\"min\":0,\"max\":5}}");
+                cluster.awaitStatus(job, s -> s.get("progress").get("tasksDone").asLong() >= 100, JOB_TIMEOUT);
+                workers.getFirst().kill();
+                JsonNode done = cluster.awaitFinal(job, JOB_TIMEOUT);
+
+                assertThat(done.get("state").asText()).as(cluster.logs()).isEqualTo("SUCCEEDED");
+                assertThat(done.get("progress").get("tasksDone").asLong()).isEqualTo(1 + 1 + 4 + 16 + 64 + 256);
+                assertThat(wms.answered()).as("GetMaps, one per metatile at least").isGreaterThanOrEqualTo(342);
+                assertThat(wms.most()).as("most GetMaps in flight at the server at once").isEqualTo(4);
+            }
         }
     }
 

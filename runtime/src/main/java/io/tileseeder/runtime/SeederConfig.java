@@ -266,10 +266,19 @@ public interface SeederConfig {
 
         /**
          * Requests in flight to one upstream (host and port) at once from all worker pods together, kept in Redis
-         * with leases; in the embedded mode, from this process (with the per-pod limit, the smaller holds).
+         * with leased permits (see "One limit across the cluster" in the manual's Layers page); in the embedded mode,
+         * from this process (with the per-pod limit, the smaller holds).
          */
         @WithDefault("16")
         int clusterRequestsPerUpstream();
+
+        /**
+         * Whether each worker looks for the concurrency an upstream serves best, below the two limits: a window that
+         * grows while the upstream's latency stays near its floor and shrinks when requests queue or fail. Off, a
+         * worker always sends as many as the per-pod limit allows.
+         */
+        @WithDefault("true")
+        boolean adaptive();
     }
 
     interface Layers {

@@ -62,7 +62,7 @@ final class EngineOptions {
         if (threads != null) {
             workers = new WorkerSettings(threads, workers.storeThreads(), workers.maxDeliveries(), workers.lockWait(),
                     workers.drainTimeout(), workers.wmsRequestsPerUpstream(),
-                    workers.wmsClusterRequestsPerUpstream());
+                    workers.wmsClusterRequestsPerUpstream(), workers.wmsAdaptive());
         }
         StoreSettings store = out == null ? base.store() : base.storedAt(out).store();
         store = withLayout(store, layout);

@@ -45,7 +45,7 @@ class EmbeddedEngineTest {
         return new Settings(new StoreSettings(root.toString(), Optional.empty()), Optional.empty(),
                 new JobSettings(new JobLimits(100_000_000L, 32, 100_000, 100_000), maxRunningJobs, maxQueuedJobs, 16, 100,
                         queueCapacity, Duration.ofSeconds(2), 32),
-                new WorkerSettings(workerThreads, storeThreads, 2, Duration.ofMillis(200), Duration.ofSeconds(5), 4, 16),
+                new WorkerSettings(workerThreads, storeThreads, 2, Duration.ofMillis(200), Duration.ofSeconds(5), 4, 16, true),
                 Duration.ofSeconds(5));
     }
 

@@ -51,8 +51,8 @@ final class WmsAnswer {
     static BufferedImage image(String what, int status, String contentType, byte[] body, int width, int height,
                                BufferedImage into) throws WmsException {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
-        if (status >= 500) {
-            boolean unavailable = status == 502 || status == 503 || status == 504;
+        if (status >= 500 || status == 429) {
+            boolean unavailable = status == 502 || status == 503 || status == 504 || status == 429;
             throw new WmsException(what + " answered HTTP " + status + message(type, body), true, unavailable, null);
         }
         if (status < 200 || status >= 300) {

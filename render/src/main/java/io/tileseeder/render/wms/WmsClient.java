@@ -12,15 +12,17 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 import okhttp3.Call;
@@ -39,10 +41,16 @@ import okhttp3.ResponseBody;
  * answers, I/O errors, timeouts and truncated images, never on 4xx answers or ServiceExceptions. One per
  * process (pod).
  *
- * <p>A slot of the cap, and a permit, are held only while a request is on the wire; a retry's backoff and the
- * decoding of the image happen outside them. The pod's slot is taken first, so a pod never asks for more permits
- * than it can use. A permit's lease is the layer's whole-request timeout plus {@link #LEASE_MARGIN}: no request
- * outlives it. Interrupting a caller cancels its request at once, however slow the upstream.
+ * <p>Within the cap, an adaptive client sends as many requests at once as the upstream serves best
+ * ({@link UpstreamWindow}): its window grows while the upstream's latency stays near its floor, shrinks when requests
+ * queue at the server, and halves on timeouts, 5xx and 429 answers; a {@code Retry-After} on a 429 or 503 holds every
+ * request of this process to that upstream until then (at most {@link #MAX_RETRY_AFTER}). A 429 is retried as a 503
+ * is, and is an outage after the last try.
+ *
+ * <p>A place in the window, and a permit, are held only while a request is on the wire; a retry's backoff and the
+ * decoding of the image happen outside them. The place is taken first, so a pod never asks for more permits than it
+ * can use. A permit's lease is the layer's whole-request timeout plus {@link #LEASE_MARGIN}: no request outlives it.
+ * Interrupting a caller cancels its request at once, however slow the upstream.
  */
 public final class WmsClient {
 
@@ -54,6 +62,8 @@ public final class WmsClient {
 
     /** What a permit's lease adds to the request's own timeout, for the time to take and give back the permit. */
     static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
+    /** The longest a {@code Retry-After} holds this process's requests to an upstream. */
+    static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
     /** Permits of a client that shares no limit with other processes. */
     private static final UpstreamPermits UNSHARED = (upstream, limit, lease) -> () -> {
     };
@@ -61,29 +71,34 @@ public final class WmsClient {
     private final int maxPerUpstream;
     private final int clusterLimit;
     private final UpstreamPermits permits;
+    private final boolean adaptive;
     private final OkHttpClient http;
     private final Map<String, Upstream> upstreams = new ConcurrentHashMap<>();
     private final Map<Duration, Map<Duration, OkHttpClient>> clients = new ConcurrentHashMap<>();
 
     /**
-     * One upstream's cap on requests in flight, and its counts: tries answered and failed, requests on the wire now,
-     * and the time callers spent waiting for a slot and a permit.
+     * One upstream's window of requests in flight, and its counts: tries answered and failed, and the time callers
+     * spent waiting for a place in the window and a permit.
      */
-    private record Upstream(Semaphore slots, LongAdder requests, LongAdder failures, AtomicInteger inFlight,
-                            LongAdder waitNanos) {
-    }
-
-    /** @param maxPerUpstream requests in flight to one upstream at once, from this process, which shares no limit */
-    public WmsClient(int maxPerUpstream) {
-        this(maxPerUpstream, maxPerUpstream, UNSHARED);
+    private record Upstream(UpstreamWindow window, LongAdder requests, LongAdder failures, LongAdder waitNanos) {
     }
 
     /**
-     * @param maxPerUpstream requests in flight to one upstream at once, from this process
+     * A client that sends at most {@code maxPerUpstream} requests at once to one upstream, always that many when it
+     * has them, and shares no limit with other processes.
+     */
+    public WmsClient(int maxPerUpstream) {
+        this(maxPerUpstream, maxPerUpstream, UNSHARED, false);
+    }
+
+    /**
+     * @param maxPerUpstream requests in flight to one upstream at once, from this process, at most
      * @param clusterLimit   requests in flight to one upstream at once, among all processes sharing {@code permits}
      * @param permits        where the cluster's limit is kept
+     * @param adaptive       whether this process's window looks for the upstream's best concurrency up to the
+     *                       smaller limit ({@link UpstreamWindow}), or stays at it
      */
-    public WmsClient(int maxPerUpstream, int clusterLimit, UpstreamPermits permits) {
+    public WmsClient(int maxPerUpstream, int clusterLimit, UpstreamPermits permits, boolean adaptive) {
         if (maxPerUpstream < 1) {
             throw new IllegalArgumentException("need at least one request per upstream, got " + maxPerUpstream);
         }
@@ -94,6 +109,7 @@ public final class WmsClient {
         this.maxPerUpstream = maxPerUpstream;
         this.clusterLimit = clusterLimit;
         this.permits = Objects.requireNonNull(permits, "permits");
+        this.adaptive = adaptive;
         // OkHttp itself retries a request whose connection failed, and follows redirects: the first is ours to
         // decide (with backoff), the second is what a browser or GeoWebCache would do too.
         this.http = new OkHttpClient.Builder()
@@ -131,18 +147,34 @@ public final class WmsClient {
     /** Requests of this process on the wire to one upstream now. */
     public int inFlight(String upstream) {
         Upstream known = upstreams.get(upstream);
-        return known == null ? 0 : known.inFlight().get();
+        return known == null ? 0 : known.window().inFlight();
     }
 
-    /** Seconds callers of this process spent waiting for a slot and a permit to send to one upstream, since start. */
+    /** Requests this process may send to one upstream at once now: its window. */
+    public int window(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.window().limit();
+    }
+
+    /** One upstream's recent latency, smoothed, in seconds; 0 before its first answer. */
+    public double latencySeconds(String upstream) {
+        Upstream known = upstreams.get(upstream);
+        return known == null ? 0 : known.window().latencySeconds();
+    }
+
+    /** Seconds callers of this process spent waiting for a place and a permit to send to one upstream, since start. */
     public double waitSeconds(String upstream) {
         Upstream known = upstreams.get(upstream);
         return known == null ? 0 : known.waitNanos().sum() / 1e9;
     }
 
     private Upstream upstream(HttpSource source) {
-        return upstreams.computeIfAbsent(source.upstream(), key -> new Upstream(new Semaphore(maxPerUpstream, true),
-                new LongAdder(), new LongAdder(), new AtomicInteger(), new LongAdder()));
+        return upstreams.computeIfAbsent(source.upstream(), key -> {
+            int max = Math.min(maxPerUpstream, clusterLimit);
+            return new Upstream(adaptive ? UpstreamWindow.adaptive(max, System::nanoTime)
+                    : UpstreamWindow.fixed(maxPerUpstream, System::nanoTime), new LongAdder(), new LongAdder(),
+                    new LongAdder());
+        });
     }
 
     /**
@@ -246,28 +278,39 @@ public final class WmsClient {
     private Answer once(HttpSource source, HttpUrl url, String what, long limit)
             throws WmsException, InterruptedException {
         Upstream upstream = upstream(source);
-        Semaphore slot = upstream.slots();
-        Answer answer;
+        UpstreamWindow window = upstream.window();
         long asked = System.nanoTime();
-        slot.acquire();
+        window.acquire();
+        boolean learned = false;
         Duration lease = source.timeout().plus(LEASE_MARGIN);
         try (Permit permit = permits.acquire(source.upstream(), clusterLimit, lease)) {
-            upstream.waitNanos().add(System.nanoTime() - asked);
-            upstream.inFlight().incrementAndGet();
+            long sent = System.nanoTime();
+            upstream.waitNanos().add(sent - asked);
             // The call runs on a virtual thread and this one waits for it: a platform thread blocked reading a
             // socket does not notice an interrupt, so a worker shutting down would wait out the layer's timeout.
             Call call = client(source).newCall(new Request.Builder().url(url).get().build());
             FutureTask<Answer> fetch = new FutureTask<>(() -> fetch(call, limit, what, upstream.requests()));
             Thread.ofVirtual().name("wms-getmap").start(fetch);
+            Answer answer;
             try {
                 answer = fetch.get();
             } catch (InterruptedException e) {
                 call.cancel();
                 throw new InterruptedException("interrupted during " + what);
-            } finally {
-                upstream.inFlight().decrementAndGet();
             }
+            learned = true;
+            if (answer.status() == 429 || answer.status() >= 500) {
+                window.overloaded();
+                answer.retryAfter(Instant.now()).ifPresent(until -> holdOff(source, window, until));
+            } else {
+                window.answered(System.nanoTime() - sent);
+            }
+            return answer;
         } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof WmsException)) {
+                learned = true;
+                window.overloaded();
+            }
             switch (e.getCause()) {
                 case WmsException wms -> throw wms;
                 case InterruptedIOException timeout -> throw new WmsException(what + " timed out (connect "
@@ -279,19 +322,48 @@ public final class WmsClient {
                 default -> throw new IllegalStateException(e.getCause());
             }
         } finally {
-            slot.release();
+            if (!learned) {
+                window.release();
+            }
         }
-        return answer;
     }
 
-    /** What came back, read whole (up to {@code limit} bytes). */
-    private record Answer(int status, String contentType, byte[] body) {
+    /** Holds this process's requests to the upstream until {@code until}, at most {@link #MAX_RETRY_AFTER} ahead. */
+    private static void holdOff(HttpSource source, UpstreamWindow window, Instant until) {
+        Duration wait = Duration.between(Instant.now(), until);
+        Duration held = wait.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : wait;
+        if (!held.isNegative()) {
+            LOG.info(() -> source.upstream() + " asked to wait " + held.toMillis() + " ms (Retry-After)");
+            window.pauseUntil(System.nanoTime() + held.toNanos());
+        }
+    }
+
+    /** What came back, read whole (up to {@code limit} bytes), and its {@code Retry-After} if it has one. */
+    private record Answer(int status, String contentType, byte[] body, String retryAfterHeader) {
+
+        /** When the upstream asked to be asked again: {@code Retry-After} in seconds or as an HTTP date. */
+        Optional<Instant> retryAfter(Instant now) {
+            if (retryAfterHeader == null || retryAfterHeader.isBlank()) {
+                return Optional.empty();
+            }
+            String value = retryAfterHeader.strip();
+            try {
+                return Optional.of(now.plusSeconds(Long.parseLong(value)));
+            } catch (NumberFormatException notSeconds) {
+                try {
+                    return Optional.of(ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+                } catch (DateTimeParseException notADate) {
+                    return Optional.empty();
+                }
+            }
+        }
     }
 
     private Answer fetch(Call call, long limit, String what, LongAdder requests) throws IOException {
         try (Response response = call.execute()) {
             requests.increment();
-            return new Answer(response.code(), response.header("Content-Type"), read(response.body(), limit, what));
+            return new Answer(response.code(), response.header("Content-Type"), read(response.body(), limit, what),
+                    response.header("Retry-After"));
         }
     }
 

@@ -24,6 +24,9 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,6 +36,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +49,8 @@ import javax.imageio.ImageIO;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link WmsClient} against a loopback server that produces the faults a real MapServer cannot: 5xx answers, proxies'
@@ -277,6 +283,50 @@ class WmsClientTest {
             assertThat(server.requests()).isEqualTo(3);
             assertThat(client.requests()).isEqualTo(3);
             assertThat(client.failures()).isEqualTo(2);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} with Retry-After in {1}")
+    @CsvSource({"429, seconds", "503, seconds", "429, an HTTP date"})
+    void anUpstreamSheddingLoadIsAskedAgainNoSoonerThanItsRetryAfterAndByNobodyElseMeanwhile(int status, String form)
+            throws Exception {
+        byte[] good = png(WIDTH, HEIGHT);
+        List<Long> asked = new CopyOnWriteArrayList<>();
+        try (LoopbackWms server = new LoopbackWms((s, exchange, n) -> {
+            asked.add(System.nanoTime());
+            if (n == 1) {
+                exchange.getResponseHeaders().set("Retry-After", form.equals("seconds") ? "2"
+                        : DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).plusSeconds(3)));
+                send(exchange, status, "text/plain", bytes("slow down"));
+            } else {
+                send(exchange, 200, "image/png", good);
+            }
+        })) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(5), 2);
+            Caller first = Caller.start(client, config);
+            await("the first request answered " + status, () -> client.failures() == 1);
+            Caller second = Caller.start(client, config);
+
+            assertThat(first.image().getWidth()).isEqualTo(WIDTH);
+            assertThat(second.image().getWidth()).isEqualTo(WIDTH);
+            assertThat(asked).hasSize(3);
+            for (long later : asked.subList(1, 3)) {
+                assertThat(Duration.ofNanos(later - asked.getFirst())).as("a request after the " + status)
+                        .isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    @Test
+    void a429ThatLastsIsAnOutageNamingTheUpstreamAfterTheLastTry() throws Exception {
+        try (LoopbackWms server = new LoopbackWms(answer(429, "text/plain", bytes("too many requests")))) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(1), 2);
+
+            assertThatThrownBy(() -> client.getMap(config, url(config), WIDTH, HEIGHT))
+                    .isInstanceOf(DependencyUnavailableException.class)
+                    .hasMessageContaining("HTTP 429").hasMessageContaining("too many requests")
+                    .hasMessageContaining("after 3 tries");
+            assertThat(server.requests()).isEqualTo(3);
         }
     }
 
@@ -602,7 +652,7 @@ class WmsClientTest {
     @Test
     void theClusterLimitHoldsBelowThisPodsCapWithAPermitLeasedPastTheTimeoutPerTry() throws Exception {
         SharedPermits shared = new SharedPermits();
-        WmsClient clustered = new WmsClient(8, 3, shared);
+        WmsClient clustered = new WmsClient(8, 3, shared, false);
         InFlight inFlight = new InFlight();
         try (LoopbackWms server = new LoopbackWms(inFlight::answer)) {
             WmsSourceConfig config = config(server.url(), Duration.ofSeconds(5), 0);
@@ -621,7 +671,7 @@ class WmsClientTest {
     @Test
     void aTryThatFailsGivesItsPermitBackBeforeTheNext() throws Exception {
         SharedPermits shared = new SharedPermits();
-        WmsClient clustered = new WmsClient(2, 1, shared);
+        WmsClient clustered = new WmsClient(2, 1, shared, false);
         try (LoopbackWms server = new LoopbackWms(answer(503, "text/plain", "busy".getBytes()))) {
             WmsSourceConfig config = config(server.url(), Duration.ofSeconds(5), 2);
             assertThatThrownBy(() -> clustered.getMap(config, url(config), WIDTH, HEIGHT))
@@ -774,13 +824,14 @@ class WmsClientTest {
         assertThat(server.requests()).isEqualTo(10);
     }
 
-    /** Whether {@code thread} is parked in the semaphore of an upstream's cap. */
+    /** Whether {@code thread} waits for a place in an upstream's window, or for a permit. */
     private static boolean waitsForASlot(Thread thread) {
         if (thread.getState() != Thread.State.WAITING) {
             return false;
         }
         return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().equals("acquire")
-                && frame.getClassName().equals("java.util.concurrent.Semaphore"));
+                && (frame.getClassName().equals("java.util.concurrent.Semaphore")
+                || frame.getClassName().equals(UpstreamWindow.class.getName())));
     }
 
     /** A thread calling {@code getMap} once. */

@@ -119,9 +119,11 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
      * @param drainTimeout    on shutdown, how long the workers may finish the metatiles they hold
      * @param wmsRequestsPerUpstream requests in flight to one upstream WMS from this process
      * @param wmsClusterRequestsPerUpstream requests in flight to one upstream WMS from all processes of the cluster
+     * @param wmsAdaptive whether each process looks for the upstream's best concurrency below those limits
      */
     public record WorkerSettings(int threads, int storeThreads, int maxDeliveries, Duration lockWait,
-                                 Duration drainTimeout, int wmsRequestsPerUpstream, int wmsClusterRequestsPerUpstream) {
+                                 Duration drainTimeout, int wmsRequestsPerUpstream, int wmsClusterRequestsPerUpstream,
+                                 boolean wmsAdaptive) {
     }
 
     /** The layer catalogue: the file of {@link #layersFile}, or the bundled one. */
@@ -195,7 +197,7 @@ public record Settings(StoreSettings store, Optional<Path> layersFile, JobSettin
                         atLeast(Duration.ZERO, "seeder.workers.drain-timeout", workers.drainTimeout()),
                         atLeast(1, "seeder.wms.max-requests-per-upstream", config.wms().maxRequestsPerUpstream()),
                         atLeast(1, "seeder.wms.cluster-requests-per-upstream",
-                                config.wms().clusterRequestsPerUpstream())),
+                                config.wms().clusterRequestsPerUpstream()), config.wms().adaptive()),
                 atLeast(Duration.ofSeconds(1), "seeder.outage-budget", config.outageBudget()));
     }
 

@@ -63,6 +63,7 @@ class SettingsTest {
         assertThat(settings.workers().lockWait()).isEqualTo(Duration.ofSeconds(1));
         assertThat(settings.workers().wmsRequestsPerUpstream()).isEqualTo(4);
         assertThat(settings.workers().wmsClusterRequestsPerUpstream()).isEqualTo(16);
+        assertThat(settings.workers().wmsAdaptive()).isTrue();
         assertThat(settings.outageBudget()).isEqualTo(Duration.ofMinutes(10));
     }
 }

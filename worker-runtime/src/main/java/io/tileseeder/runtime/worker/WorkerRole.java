@@ -28,7 +28,7 @@ public final class WorkerRole implements Role {
         WorkerSettings settings = all.workers();
         TileStore store = adapters.store();
         WmsClient wms = new WmsClient(settings.wmsRequestsPerUpstream(), settings.wmsClusterRequestsPerUpstream(),
-                adapters.upstreams());
+                adapters.upstreams(), settings.wmsAdaptive());
         this.metrics = new WorkerMetrics(registry)
                 .watchStoreRetries(() -> Stores.retries(store)).watch(layers, wms);
         MetatileProcessor processor = new MetatileProcessor(new LayerResources(layers, wms), store, adapters.locks(),

@@ -28,7 +28,8 @@ import java.util.function.LongSupplier;
  * {@code seeder_task_deliveries_total},
  * {@code seeder_task_redeliveries_total}, {@code seeder_lock_contended_total}, {@code seeder_store_retries_total},
  * {@code seeder_store_errors_total}, {@code seeder_upstream_requests_total{upstream}},
- * {@code seeder_upstream_errors_total{upstream}}, {@code seeder_upstream_in_flight{upstream}} and
+ * {@code seeder_upstream_errors_total{upstream}}, {@code seeder_upstream_in_flight{upstream}},
+ * {@code seeder_upstream_window{upstream}}, {@code seeder_upstream_latency_seconds{upstream}} and
  * {@code seeder_upstream_permit_wait_seconds_total{upstream}}. Labels are bounded: outcomes, stages, and the upstreams the
  * layer configuration names.
  *
@@ -151,6 +152,16 @@ public final class WorkerMetrics {
                     Gauge.builder("seeder.upstream.in.flight", wms, client -> client.inFlight(upstream))
                             .tag("upstream", upstream)
                             .description("Requests of this pod on the wire to an upstream now")
+                            .register(registry);
+                    Gauge.builder("seeder.upstream.window", wms, client -> client.window(upstream))
+                            .tag("upstream", upstream)
+                            .description("Requests this pod may send to an upstream at once now (its adaptive "
+                                    + "window, at most the per-pod and the cluster limit)")
+                            .register(registry);
+                    Gauge.builder("seeder.upstream.latency.seconds", wms, client -> client.latencySeconds(upstream))
+                            .tag("upstream", upstream)
+                            .description("An upstream's recent latency as this pod sees it, smoothed over about "
+                                    + "ten answers")
                             .register(registry);
                     FunctionCounter.builder("seeder.upstream.permit.wait.seconds", wms,
                                     client -> client.waitSeconds(upstream))

@@ -77,12 +77,9 @@ class UpstreamWindowTest {
                 rate, bestFixed, best, adaptive.limit()).isGreaterThanOrEqualTo(0.9 * best);
     }
 
-    @Test
-    void theWindowStartsAtOneAndDoublesPerWindowOfAnswersWhileNothingQueues() throws InterruptedException {
-        AtomicLong clock = new AtomicLong();
-        UpstreamWindow window = UpstreamWindow.adaptive(16, clock::get);
-        assertThat(window.limit()).isEqualTo(1);
-        for (int round = 0; round < 4; round++) {
+    /** {@code rounds} times: as many requests as the window allows, then all their answers, none slower. */
+    private static void slowStart(UpstreamWindow window, int rounds) throws InterruptedException {
+        for (int round = 0; round < rounds; round++) {
             int limit = window.limit();
             for (int i = 0; i < limit; i++) {
                 window.acquire();
@@ -91,6 +88,14 @@ class UpstreamWindowTest {
                 window.answered(100 * MS);
             }
         }
+    }
+
+    @Test
+    void theWindowStartsAtOneAndDoublesPerWindowOfAnswersWhileNothingQueues() throws InterruptedException {
+        AtomicLong clock = new AtomicLong();
+        UpstreamWindow window = UpstreamWindow.adaptive(16, clock::get);
+        assertThat(window.limit()).isEqualTo(1);
+        slowStart(window, 4);
         assertThat(window.limit()).isEqualTo(16);
     }
 
@@ -106,18 +111,10 @@ class UpstreamWindowTest {
     }
 
     @Test
-    void trouble_halvesTheWindowOncePerLatencyNotOncePerFailure() throws InterruptedException {
+    void troubleHalvesTheWindowOncePerLatencyNotOncePerFailure() throws InterruptedException {
         AtomicLong clock = new AtomicLong();
         UpstreamWindow window = UpstreamWindow.adaptive(16, clock::get);
-        for (int round = 0; round < 4; round++) {
-            int limit = window.limit();
-            for (int i = 0; i < limit; i++) {
-                window.acquire();
-            }
-            for (int i = 0; i < limit; i++) {
-                window.answered(100 * MS);
-            }
-        }
+        slowStart(window, 4);
         assertThat(window.limit()).isEqualTo(16);
         for (int i = 0; i < 16; i++) {
             window.acquire();

@@ -24,6 +24,7 @@ public final class BenchMain {
         cli.addSubcommand(new BenchCommand());
         cli.addSubcommand(new CoordinatorBenchCommand());
         cli.addSubcommand(new WmsBenchCommand());
+        cli.addSubcommand(new UpstreamBenchCommand());
         return ExitCodes.reportErrors(cli);
     }
 

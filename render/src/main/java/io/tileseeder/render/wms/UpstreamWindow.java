@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
  *       lowest average of the last {@link #FLOOR_SAMPLES} answers, so it follows a layer whose areas cost more to
  *       draw (land after ocean) within that many answers.</li>
  *   <li><b>Start:</b> from one request, the window doubles with each window of answers (slow start) until the
- *       first sign of a queue or of trouble. It grows only while it is full: a process with fewer requests to send
+ *       first sign of a queue in the average of the last few answers ({@link #RECENT_SMOOTHING}), or of trouble. It grows only while it is full: a process with fewer requests to send
  *       learns nothing about more.</li>
  *   <li><b>Trouble</b> (a timeout, a 5xx, a 429) halves the window, at most once per average latency, so one burst
  *       of failures halves it once. A {@code Retry-After} holds every request of this process until then
@@ -40,6 +40,8 @@ final class UpstreamWindow {
     static final double HIGH_QUEUE = 2;
     /** Weight of a new answer's latency in the smoothed one: about the last ten answers count. */
     static final double SMOOTHING = 0.02;
+    /** Weight of a new answer in the average of the last few, which ends the slow start. */
+    static final double RECENT_SMOOTHING = 0.25;
     /** Answers the floor is the lowest smoothed latency of. */
     static final int FLOOR_SAMPLES = 5000;
     private static final int FLOOR_BUCKETS = 10;
@@ -53,6 +55,8 @@ final class UpstreamWindow {
     private double weighted;
     private double weights;
     private double smoothed = Double.NaN;
+    private double recentWeighted;
+    private double recentWeights;
     private final double[] bucketFloors = new double[FLOOR_BUCKETS];
     private int bucket;
     private int inBucket;
@@ -178,6 +182,8 @@ final class UpstreamWindow {
         weighted = weighted * (1 - SMOOTHING) + SMOOTHING * latencyNanos;
         weights = weights * (1 - SMOOTHING) + SMOOTHING;
         smoothed = weighted / weights;
+        recentWeighted = recentWeighted * (1 - RECENT_SMOOTHING) + RECENT_SMOOTHING * latencyNanos;
+        recentWeights = recentWeights * (1 - RECENT_SMOOTHING) + RECENT_SMOOTHING;
         if (++inBucket > FLOOR_SAMPLES / FLOOR_BUCKETS) {
             bucket = (bucket + 1) % FLOOR_BUCKETS;
             bucketFloors[bucket] = Double.POSITIVE_INFINITY;
@@ -186,6 +192,10 @@ final class UpstreamWindow {
         bucketFloors[bucket] = Math.min(bucketFloors[bucket], smoothed);
         double queued = busy * (1 - floor() / smoothed);
         double low = Math.max(LOW_QUEUE, QUEUE_SHARE * busy);
+        if (slowStart && busy * (1 - floor() / (recentWeighted / recentWeights)) >= low) {
+            // Doubling outruns the average of fifty answers: the last few tell when a queue begins.
+            slowStart = false;
+        }
         if (queued < low) {
             // Only a full window tells whether more would be served: a process with fewer requests to send
             // learns nothing about more, and its window stays (as TCP's does when the sender has no more data).

@@ -294,7 +294,8 @@ class DistributedSeedingIT {
      * Three workers of four render threads each seed from the dev WMS through a proxy that counts the GetMaps in
      * flight at the server, with a cluster limit of 4 (each pod alone may send 4): the server never sees more than 4
      * at once, and sees 4, over a whole job during which one worker is killed with its permits out. (With a limit of
-     * 12 instead, the proxy sees 12.)
+     * 12 instead, the proxy sees 12.) The adaptive windows are off, so every pod asks for all it may: the limit holds
+     * whatever the windows do.
      */
     @Test
     void threeWorkersNeverSendMoreGetMapsAtOnceThanTheClusterLimitEvenWithOneKilled(TestInfo info) throws Exception {
@@ -310,7 +311,7 @@ class DistributedSeedingIT {
                     """.formatted(wms.url()));
             try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())
                     .set("SEEDER_WORKERS_THREADS", "4").set("SEEDER_WMS_MAX_REQUESTS_PER_UPSTREAM", "4")
-                    .set("SEEDER_WMS_CLUSTER_REQUESTS_PER_UPSTREAM", "4")) {
+                    .set("SEEDER_WMS_CLUSTER_REQUESTS_PER_UPSTREAM", "4").set("SEEDER_WMS_ADAPTIVE", "false")) {
                 List<SeederProcess> workers = cluster.startCoordinatorAndWorkers("worker-a", "worker-b", "worker-c")
                         .workers();
 

@@ -307,7 +307,8 @@ public final class WmsClient {
             }
             return answer;
         } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof WmsException)) {
+            if (e.getCause() instanceof IOException && !(e.getCause() instanceof WmsException)) {
+                // No answer in time, or a connection refused or reset: the upstream could not serve.
                 learned = true;
                 window.overloaded();
             }

@@ -6,12 +6,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisTimeoutException;
 
 /**
  * Upstream permits shared by all pods through Redis: one Redisson expirable semaphore per upstream and limit, under
@@ -40,11 +45,14 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
     static final Duration WAIT_SLICE = Duration.ofSeconds(1);
     /** How long a pod that found Redis unable to serve holds to its local share before it asks Redis again. */
     static final Duration RETRY_REDIS = Duration.ofSeconds(5);
+    /** How long, beyond a wait slice, a try waits for Redis to answer before Redis counts as unable to serve. */
+    static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(5);
 
     private final RedissonClient redisson;
     private final String keyPrefix;
     private final Clock clock;
     private final Map<String, RPermitExpirableSemaphore> semaphores = new ConcurrentHashMap<>();
+    private final AtomicBoolean probing = new AtomicBoolean();
     private volatile Instant localUntil = Instant.MIN;
     private volatile boolean local;
 
@@ -70,6 +78,8 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
     /**
      * {@inheritDoc}
      *
+     * @throws InterruptedException if the thread is interrupted before or while waiting; a permit the abandoned
+     *                              attempt takes afterwards is given back at once
      * @throws IllegalStateException if Redis fails otherwise than by being unable to serve (a bug, a configuration)
      */
     @Override
@@ -79,36 +89,95 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
         }
         long leaseMillis = Math.max(1, lease.toMillis());
         while (true) {
-            if (clock.instant().isBefore(localUntil)) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for a permit for " + upstream);
+            }
+            // While this pod holds to its own limit, one caller at a time asks Redis whether it serves again; the
+            // others do not wait for its answer.
+            boolean probe = false;
+            if (clock.instant().isBefore(localUntil) || local && !(probe = probing.compareAndSet(false, true))) {
                 return () -> {
                 };
             }
-            RPermitExpirableSemaphore semaphore;
-            String id;
             try {
-                semaphore = semaphore(upstream, limit);
-                id = semaphore.tryAcquire(WAIT_SLICE.toMillis(), leaseMillis, TimeUnit.MILLISECONDS);
-                if (id == null) {
-                    // A Redis that restarted without its data has no semaphore left, and would keep every
-                    // caller waiting: a new one with the whole count (those leased before are gone with it).
-                    semaphore.trySetPermits(limit);
+                RPermitExpirableSemaphore semaphore = semaphore(upstream, limit);
+                long asked = System.nanoTime();
+                String id = tryAcquire(semaphore, leaseMillis);
+                if (local) {
+                    local = false;
+                    LOG.info("Redis serves again: requests to upstreams are limited across the cluster again");
+                }
+                if (id != null) {
+                    return release(semaphore, id, upstream);
+                }
+                // A Redis that restarted without its data has no semaphore left, and would keep every caller
+                // waiting: a new one with the whole count (those leased before are gone with it).
+                semaphore.trySetPermits(limit);
+                long early = WAIT_SLICE.toNanos() - (System.nanoTime() - asked);
+                if (early > 0) {
+                    // The wait ended before its slice without a permit (Redisson could not subscribe to the
+                    // semaphore's releases): wait out the slice rather than ask Redis again at once.
+                    Thread.sleep(Duration.ofNanos(early));
                 }
             } catch (RuntimeException e) {
+                if (interrupted(e)) {
+                    // Redisson's blocking calls answer an interrupt so, the flag set again.
+                    Thread.interrupted();
+                    throw new InterruptedException("interrupted while asking Redis for a permit for " + upstream);
+                }
                 if (!RedisFailures.unavailable(e)) {
                     throw new IllegalStateException("Redis refused a permit for " + upstream + ": "
                             + RedisFailures.describe(e), e);
                 }
                 holdLocally(upstream, e);
-                continue;
-            }
-            if (local) {
-                local = false;
-                LOG.info("Redis serves again: requests to upstreams are limited across the cluster again");
-            }
-            if (id != null) {
-                return release(semaphore, id, upstream);
+            } finally {
+                if (probe) {
+                    probing.set(false);
+                }
             }
         }
+    }
+
+    private static boolean interrupted(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One wait of at most {@link #WAIT_SLICE} for a permit: its id, or null if none came. Interrupted, or without an
+     * answer from Redis in time, the attempt is abandoned and a permit it takes afterwards given back.
+     */
+    private String tryAcquire(RPermitExpirableSemaphore semaphore, long leaseMillis) throws InterruptedException {
+        CompletableFuture<String> attempt = semaphore.tryAcquireAsync(WAIT_SLICE.toMillis(), leaseMillis,
+                TimeUnit.MILLISECONDS).toCompletableFuture();
+        try {
+            return attempt.get(WAIT_SLICE.plus(RESPONSE_TIMEOUT).toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            abandon(attempt, semaphore);
+            throw e;
+        } catch (TimeoutException e) {
+            abandon(attempt, semaphore);
+            throw new RedisTimeoutException("Redis did not answer within " + RESPONSE_TIMEOUT
+                    + " beyond the wait for a permit of " + semaphore.getName());
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /**
+     * Gives up an attempt nobody waits for any more: it is left to end (within its wait slice), and the permit it
+     * takes, if it takes one, is given back at once.
+     */
+    private static void abandon(CompletableFuture<String> attempt, RPermitExpirableSemaphore semaphore) {
+        attempt.thenAccept(id -> {
+            if (id != null) {
+                semaphore.tryReleaseAsync(id);
+            }
+        });
     }
 
     private RPermitExpirableSemaphore semaphore(String upstream, int limit) {

@@ -307,7 +307,7 @@ class DistributedSeedingIT {
                         zoom: {min: 0, max: 5}
                         tileMatrixSets: [WebMercatorQuad]
                         metatile: {width: 2, height: 2}
-                        source: {type: wms, url: "%s", version: "1.3.0", layers: [world], timeout: 10s}
+                        source: {type: wms, url: "%s", version: "1.3.0", layers: [world], timeout: 20s}
                     """.formatted(wms.url()));
             try (Cluster cluster = new Cluster(name(info)).set("SEEDER_LAYERS_FILE", layers.toString())
                     .set("SEEDER_WORKERS_THREADS", "4").set("SEEDER_WMS_MAX_REQUESTS_PER_UPSTREAM", "4")

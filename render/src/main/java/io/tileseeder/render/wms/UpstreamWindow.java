@@ -38,7 +38,7 @@ final class UpstreamWindow {
     static final double QUEUE_SHARE = 0.2;
     /** Requests queued at the server beyond the growing threshold above which the window shrinks. */
     static final double HIGH_QUEUE = 2;
-    /** Weight of a new answer's latency in the smoothed one: about the last ten answers count. */
+    /** Weight of a new answer's latency in the average: about the last fifty answers count. */
     static final double SMOOTHING = 0.02;
     /** Weight of a new answer in the average of the last few, which ends the slow start. */
     static final double RECENT_SMOOTHING = 0.25;
@@ -112,11 +112,15 @@ final class UpstreamWindow {
         notifyAll();
     }
 
-    /** A request answered in {@code latencyNanos}, as the upstream meant to (an image, a 4xx, a ServiceException). */
-    synchronized void answered(long latencyNanos) {
-        int busy = inFlight--;
+    /**
+     * A request answered in {@code latencyNanos}, as the upstream meant to (an image, a 4xx, a ServiceException),
+     * while {@code onWire} requests of this process were at the upstream, this one with them (fewer than in the
+     * window when some wait for a permit of the cluster's limit).
+     */
+    synchronized void answered(long latencyNanos, int onWire) {
+        inFlight--;
         if (adaptive) {
-            learn(latencyNanos, busy);
+            learn(latencyNanos, onWire);
         }
         notifyAll();
     }
@@ -150,7 +154,7 @@ final class UpstreamWindow {
         return Math.max(1, (int) Math.floor(window));
     }
 
-    /** Requests in flight now. */
+    /** Requests holding a place in the window now (on the wire, or waiting for a permit). */
     synchronized int inFlight() {
         return inFlight;
     }

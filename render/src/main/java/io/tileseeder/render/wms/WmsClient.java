@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 import okhttp3.Call;
@@ -77,10 +78,11 @@ public final class WmsClient {
     private final Map<Duration, Map<Duration, OkHttpClient>> clients = new ConcurrentHashMap<>();
 
     /**
-     * One upstream's window of requests in flight, and its counts: tries answered and failed, and the time callers
-     * spent waiting for a place in the window and a permit.
+     * One upstream's window of requests in flight, and its counts: requests on the wire (with a permit), tries
+     * answered and failed, and the time callers spent waiting for a place in the window and a permit.
      */
-    private record Upstream(UpstreamWindow window, LongAdder requests, LongAdder failures, LongAdder waitNanos) {
+    private record Upstream(UpstreamWindow window, AtomicInteger onWire, LongAdder requests, LongAdder failures,
+                            LongAdder waitNanos) {
     }
 
     /**
@@ -147,7 +149,7 @@ public final class WmsClient {
     /** Requests of this process on the wire to one upstream now. */
     public int inFlight(String upstream) {
         Upstream known = upstreams.get(upstream);
-        return known == null ? 0 : known.window().inFlight();
+        return known == null ? 0 : known.onWire().get();
     }
 
     /** Requests this process may send to one upstream at once now: its window. */
@@ -172,8 +174,8 @@ public final class WmsClient {
         return upstreams.computeIfAbsent(source.upstream(), key -> {
             int max = Math.min(maxPerUpstream, clusterLimit);
             return new Upstream(adaptive ? UpstreamWindow.adaptive(max, System::nanoTime)
-                    : UpstreamWindow.fixed(maxPerUpstream, System::nanoTime), new LongAdder(), new LongAdder(),
-                    new LongAdder());
+                    : UpstreamWindow.fixed(maxPerUpstream, System::nanoTime), new AtomicInteger(), new LongAdder(),
+                    new LongAdder(), new LongAdder());
         });
     }
 
@@ -233,8 +235,9 @@ public final class WmsClient {
         String what = source.upstream() + " " + url;
         return get(source, url, what, source.upstream(), limit, answer -> {
             if (answer.status() != 200) {
-                throw new WmsException(what + " answered " + answer.status(), answer.status() >= 500,
-                        answer.status() >= 502 && answer.status() <= 504, null);
+                int status = answer.status();
+                throw new WmsException(what + " answered " + status, status >= 500 || status == 429,
+                        status >= 502 && status <= 504 || status == 429, null);
             }
             return answer.body();
         });
@@ -286,6 +289,7 @@ public final class WmsClient {
         try (Permit permit = permits.acquire(source.upstream(), clusterLimit, lease)) {
             long sent = System.nanoTime();
             upstream.waitNanos().add(sent - asked);
+            upstream.onWire().incrementAndGet();
             // The call runs on a virtual thread and this one waits for it: a platform thread blocked reading a
             // socket does not notice an interrupt, so a worker shutting down would wait out the layer's timeout.
             Call call = client(source).newCall(new Request.Builder().url(url).get().build());
@@ -297,13 +301,17 @@ public final class WmsClient {
             } catch (InterruptedException e) {
                 call.cancel();
                 throw new InterruptedException("interrupted during " + what);
+            } finally {
+                upstream.onWire().decrementAndGet();
             }
             learned = true;
             if (answer.status() == 429 || answer.status() >= 500) {
                 window.overloaded();
-                answer.retryAfter(Instant.now()).ifPresent(until -> holdOff(source, window, until));
+                if (answer.status() == 429 || answer.status() == 503) {
+                    answer.retryAfter(Instant.now()).ifPresent(until -> holdOff(source, window, until));
+                }
             } else {
-                window.answered(System.nanoTime() - sent);
+                window.answered(System.nanoTime() - sent, upstream.onWire().get() + 1);
             }
             return answer;
         } catch (ExecutionException e) {
@@ -349,7 +357,8 @@ public final class WmsClient {
             }
             String value = retryAfterHeader.strip();
             try {
-                return Optional.of(now.plusSeconds(Long.parseLong(value)));
+                return Optional.of(now.plusSeconds(Math.min(Math.max(0, Long.parseLong(value)),
+                        MAX_RETRY_AFTER.toSeconds())));
             } catch (NumberFormatException notSeconds) {
                 try {
                     return Optional.of(ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());

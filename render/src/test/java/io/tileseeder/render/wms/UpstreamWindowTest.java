@@ -47,7 +47,7 @@ class UpstreamWindowTest {
             }
             long[] next = answers.poll();
             clock.set(next[0]);
-            window.answered(next[1]);
+            window.answered(next[1], window.inFlight());
             answered++;
         }
         return requests / (clock.get() / 1e9);
@@ -85,7 +85,7 @@ class UpstreamWindowTest {
                 window.acquire();
             }
             for (int i = 0; i < limit; i++) {
-                window.answered(100 * MS);
+                window.answered(100 * MS, window.inFlight());
             }
         }
     }
@@ -105,7 +105,7 @@ class UpstreamWindowTest {
         UpstreamWindow window = UpstreamWindow.adaptive(16, clock::get);
         for (int i = 0; i < 100; i++) {
             window.acquire();
-            window.answered(100 * MS);
+            window.answered(100 * MS, window.inFlight());
         }
         assertThat(window.limit()).as("one request at a time says nothing about two").isEqualTo(2);
     }
@@ -138,7 +138,7 @@ class UpstreamWindowTest {
             window.acquire();
         }
         window.overloaded();
-        window.answered(10_000 * MS);
+        window.answered(10_000 * MS, window.inFlight());
         assertThat(window.limit()).isEqualTo(3);
         assertThat(window.inFlight()).isEqualTo(1);
     }

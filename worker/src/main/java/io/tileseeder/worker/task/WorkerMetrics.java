@@ -151,17 +151,18 @@ public final class WorkerMetrics {
                             .register(registry);
                     Gauge.builder("seeder.upstream.in.flight", wms, client -> client.inFlight(upstream))
                             .tag("upstream", upstream)
-                            .description("Requests of this pod on the wire to an upstream now")
+                            .description("Requests of this pod on the wire to an upstream now, each with a permit "
+                                    + "of the cluster's limit")
                             .register(registry);
                     Gauge.builder("seeder.upstream.window", wms, client -> client.window(upstream))
                             .tag("upstream", upstream)
-                            .description("Requests this pod may send to an upstream at once now (its adaptive "
-                                    + "window, at most the per-pod and the cluster limit)")
+                            .description("Requests this pod may send to an upstream at once now: its adaptive "
+                                    + "window (at most the per-pod limit and the cluster's), or the per-pod limit")
                             .register(registry);
                     Gauge.builder("seeder.upstream.latency.seconds", wms, client -> client.latencySeconds(upstream))
                             .tag("upstream", upstream)
-                            .description("An upstream's recent latency as this pod sees it, smoothed over about "
-                                    + "ten answers")
+                            .description("An upstream's recent latency as this pod sees it, averaged over about "
+                                    + "fifty answers")
                             .register(registry);
                     FunctionCounter.builder("seeder.upstream.permit.wait.seconds", wms,
                                     client -> client.waitSeconds(upstream))

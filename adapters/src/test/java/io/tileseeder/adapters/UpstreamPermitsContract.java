@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tileseeder.port.UpstreamPermits;
 import io.tileseeder.port.UpstreamPermits.Permit;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -153,6 +154,21 @@ public abstract class UpstreamPermitsContract {
         assertThat(interrupted.get(STEP_SECONDS, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
         try (Permit only = acquireLater(permits, upstream, 1).get(STEP_SECONDS, TimeUnit.SECONDS)) {
             assertThat(only).isNotNull();
+        }
+    }
+
+    @Test
+    void aHoldHoldsBackThePermitsOfItsUpstreamUntilItEndsAndAShorterOneDoesNotShortenIt() throws Exception {
+        UpstreamPermits permits = permits();
+        String upstream = upstream();
+        Instant start = Instant.now();
+        permits.holdOff(upstream, start.plusMillis(1500));
+        permits.holdOff(upstream, start.plusMillis(200));
+
+        try (Permit elsewhere = acquireLater(permits, upstream(), 1).get(STEP_SECONDS, TimeUnit.SECONDS);
+             Permit held = acquireLater(permits, upstream, 1).get(STEP_SECONDS, TimeUnit.SECONDS)) {
+            // A hold ends on a wall clock of whole milliseconds.
+            assertThat(Duration.between(start, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(1450));
         }
     }
 

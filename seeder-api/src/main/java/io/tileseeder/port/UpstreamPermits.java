@@ -1,6 +1,7 @@
 package io.tileseeder.port;
 
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Permits to send one request to an upstream (a WMS, a tile server), shared by every process that sends to it: at
@@ -10,7 +11,7 @@ import java.time.Duration;
 public interface UpstreamPermits {
 
     /**
-     * Waits for a permit to send one request to {@code upstream}.
+     * Waits for a permit to send one request to {@code upstream}, and until any hold on it ({@link #holdOff}) ended.
      *
      * @param upstream what the limit is kept for (a {@code host:port})
      * @param limit    requests in flight to it at once, among all that share these permits; holders that ask with
@@ -19,6 +20,13 @@ public interface UpstreamPermits {
      *                 Longer than any request may take
      */
     Permit acquire(String upstream, int limit, Duration lease) throws InterruptedException;
+
+    /**
+     * Holds back every permit for {@code upstream}, in every process that shares these permits, until {@code until}:
+     * the upstream asked to be left alone until then ({@code Retry-After}). A later hold lengthens an earlier one;
+     * a shorter one leaves it as it is.
+     */
+    void holdOff(String upstream, Instant until);
 
     /** A request's place among those in flight to an upstream; closing it gives the place back. */
     interface Permit extends AutoCloseable {

@@ -14,9 +14,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.redisson.api.RBucket;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisTimeoutException;
+import org.redisson.client.codec.StringCodec;
 
 /**
  * Upstream permits shared by all pods through Redis: one Redisson expirable semaphore per upstream and limit, under
@@ -30,6 +32,8 @@ import org.redisson.client.RedisTimeoutException;
  *   <li><b>Without Redis, this pod alone.</b> When Redis cannot serve, a permit is granted at once, so the caller's
  *       own per-pod limit is all that holds (its local share), and this is logged once, when it begins and when it
  *       ends. Redis is asked again {@link #RETRY_REDIS} later.</li>
+ *   <li><b>Holds.</b> An upstream that asked to be left alone ({@code Retry-After}) is held off for every pod:
+ *       the hold's end is a key of its own that expires with it, read once a second per upstream by each pod.</li>
  *   <li><b>Waiting.</b> A caller waits in slices of {@link #WAIT_SLICE}, asking Redis again after each, so a Redis
  *       that stops answering mid-wait is noticed within a slice; it is woken sooner when a permit is given back.
  *       After a slice without a permit the count is set again if the key is gone (a Redis restarted without its
@@ -45,6 +49,8 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
     static final Duration WAIT_SLICE = Duration.ofSeconds(1);
     /** How long a pod that found Redis unable to serve holds to its local share before it asks Redis again. */
     static final Duration RETRY_REDIS = Duration.ofSeconds(5);
+    /** How often a pod asks Redis whether an upstream is held off. */
+    static final Duration HOLD_CHECK = Duration.ofSeconds(1);
     /** How long, beyond a wait slice, a try waits for Redis to answer before Redis counts as unable to serve. */
     static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(5);
 
@@ -52,6 +58,7 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
     private final String keyPrefix;
     private final Clock clock;
     private final Map<String, RPermitExpirableSemaphore> semaphores = new ConcurrentHashMap<>();
+    private final Map<String, Hold> holds = new ConcurrentHashMap<>();
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile Instant localUntil = Instant.MIN;
     private volatile boolean local;
@@ -100,6 +107,11 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
                 };
             }
             try {
+                Duration held = heldFor(upstream);
+                if (held.isPositive()) {
+                    Thread.sleep(held);
+                    continue;
+                }
                 RPermitExpirableSemaphore semaphore = semaphore(upstream, limit);
                 long asked = System.nanoTime();
                 String id = tryAcquire(semaphore, leaseMillis);
@@ -135,6 +147,58 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
                     probing.set(false);
                 }
             }
+        }
+    }
+
+    /**
+     * How long the hold on {@code upstream} lasts from now (zero if none), as Redis said at most {@link #HOLD_CHECK}
+     * ago: asked of Redis once per upstream per {@link #HOLD_CHECK}, not for every permit.
+     */
+    private Duration heldFor(String upstream) {
+        long now = System.nanoTime();
+        Hold known = holds.get(upstream);
+        if (known == null || now - known.checked() > HOLD_CHECK.toNanos()) {
+            String until = redisson.<String>getBucket(holdKey(upstream), StringCodec.INSTANCE).get();
+            known = new Hold(now, until == null ? Instant.MIN : Instant.ofEpochMilli(Long.parseLong(until)));
+            holds.put(upstream, known);
+        }
+        Instant at = clock.instant();
+        return known.until().isAfter(at) ? Duration.between(at, known.until()) : Duration.ZERO;
+    }
+
+    /** The end of a hold on an upstream, as Redis told it at {@code checked} ({@link System#nanoTime}). */
+    private record Hold(long checked, Instant until) {
+    }
+
+    /** The Redis key of the hold on {@code upstream}, for every limit. */
+    public String holdKey(String upstream) {
+        return keyPrefix + upstream + "/hold";
+    }
+
+    /**
+     * {@inheritDoc} In Redis, under {@link #holdKey}, expiring when the hold ends; a pod learns of it within
+     * {@link #HOLD_CHECK}, this one at once. A Redis that cannot serve leaves the hold to this pod alone.
+     */
+    @Override
+    public void holdOff(String upstream, Instant until) {
+        Instant now = clock.instant();
+        if (!until.isAfter(now)) {
+            return;
+        }
+        holds.merge(upstream, new Hold(System.nanoTime(), until),
+                (earlier, later) -> earlier.until().isAfter(later.until()) ? earlier : later);
+        try {
+            RBucket<String> bucket = redisson.getBucket(holdKey(upstream), StringCodec.INSTANCE);
+            String earlier = bucket.get();
+            if (earlier == null || Long.parseLong(earlier) < until.toEpochMilli()) {
+                bucket.set(Long.toString(until.toEpochMilli()), Duration.between(now, until));
+            }
+        } catch (RuntimeException e) {
+            if (!RedisFailures.unavailable(e)) {
+                throw new IllegalStateException("Redis refused the hold on " + upstream + ": "
+                        + RedisFailures.describe(e), e);
+            }
+            LOG.fine(() -> "the hold on " + upstream + " stays with this pod: " + RedisFailures.describe(e));
         }
     }
 

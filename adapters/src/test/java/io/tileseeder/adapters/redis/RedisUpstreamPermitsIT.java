@@ -8,6 +8,7 @@ import io.tileseeder.port.UpstreamPermits.Permit;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -80,6 +81,20 @@ class RedisUpstreamPermitsIT extends UpstreamPermitsContract {
 
         waiting.get(STEP_SECONDS, TimeUnit.SECONDS).close();
         one.close();
+    }
+
+    @Test
+    void aHoldOnePodWasAskedForHoldsEveryPod() throws Exception {
+        RedisUpstreamPermits asked = pod();
+        RedisUpstreamPermits other = pod();
+        String upstream = upstream();
+        Instant start = Instant.now();
+
+        asked.holdOff(upstream, start.plusMillis(1500));
+
+        try (Permit held = other.acquire(upstream, 4, LEASE)) {
+            assertThat(Duration.between(start, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(1450));
+        }
     }
 
     @Test

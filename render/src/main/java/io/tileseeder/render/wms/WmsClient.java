@@ -65,8 +65,17 @@ public final class WmsClient {
     static final Duration LEASE_MARGIN = Duration.ofSeconds(5);
     /** The longest a {@code Retry-After} holds this process's requests to an upstream. */
     static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
-    /** Permits of a client that shares no limit with other processes. */
-    private static final UpstreamPermits UNSHARED = (upstream, limit, lease) -> () -> {
+    /** Permits of a client that shares no limit with other processes: its window's pause is the only hold. */
+    private static final UpstreamPermits UNSHARED = new UpstreamPermits() {
+        @Override
+        public Permit acquire(String upstream, int limit, Duration lease) {
+            return () -> {
+            };
+        }
+
+        @Override
+        public void holdOff(String upstream, Instant until) {
+        }
     };
 
     private final int maxPerUpstream;
@@ -337,13 +346,18 @@ public final class WmsClient {
         }
     }
 
-    /** Holds this process's requests to the upstream until {@code until}, at most {@link #MAX_RETRY_AFTER} ahead. */
-    private static void holdOff(HttpSource source, UpstreamWindow window, Instant until) {
-        Duration wait = Duration.between(Instant.now(), until);
+    /**
+     * Holds the requests to the upstream until {@code until}, at most {@link #MAX_RETRY_AFTER} ahead: this process's
+     * at once, and every other's that shares the permits.
+     */
+    private void holdOff(HttpSource source, UpstreamWindow window, Instant until) {
+        Instant now = Instant.now();
+        Duration wait = Duration.between(now, until);
         Duration held = wait.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : wait;
-        if (!held.isNegative()) {
+        if (held.isPositive()) {
             LOG.info(() -> source.upstream() + " asked to wait " + held.toMillis() + " ms (Retry-After)");
             window.pauseUntil(System.nanoTime() + held.toNanos());
+            permits.holdOff(source.upstream(), now.plus(held));
         }
     }
 

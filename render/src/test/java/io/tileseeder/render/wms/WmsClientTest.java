@@ -24,6 +24,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -682,6 +683,27 @@ class WmsClientTest {
         }
     }
 
+    @Test
+    void aRetryAfterHoldsTheUpstreamOffForEveryProcessSharingThePermits() throws Exception {
+        SharedPermits shared = new SharedPermits();
+        WmsClient clustered = new WmsClient(2, 2, shared, true);
+        byte[] good = png(WIDTH, HEIGHT);
+        try (LoopbackWms server = new LoopbackWms((s, exchange, n) -> {
+            if (n == 1) {
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                send(exchange, 503, "text/plain", bytes("maintenance"));
+            } else {
+                send(exchange, 200, "image/png", good);
+            }
+        })) {
+            WmsSourceConfig config = config(server.url(), Duration.ofSeconds(5), 1);
+
+            assertThat(clustered.getMap(config, url(config), WIDTH, HEIGHT).getWidth()).isEqualTo(WIDTH);
+
+            assertThat(shared.asked).contains(config.upstream() + " held off");
+        }
+    }
+
     /** Permits of one process, as a cluster's would be: a semaphore per upstream and limit, and what was asked. */
     private static final class SharedPermits implements UpstreamPermits {
         final Map<String, Semaphore> semaphores = new ConcurrentHashMap<>();
@@ -698,6 +720,11 @@ class WmsClientTest {
                 out.decrementAndGet();
                 semaphore.release();
             };
+        }
+
+        @Override
+        public void holdOff(String upstream, Instant until) {
+            asked.add(upstream + " held off");
         }
     }
 

@@ -162,14 +162,22 @@ public abstract class UpstreamPermitsContract {
         UpstreamPermits permits = permits();
         String upstream = upstream();
         Instant start = Instant.now();
-        permits.holdOff(upstream, start.plusMillis(1500));
-        permits.holdOff(upstream, start.plusMillis(200));
+        permits.holdOff(upstream, start.plusMillis(1500), "answered HTTP 429 with Retry-After: 1");
+        permits.holdOff(upstream, start.plusMillis(200), "answered HTTP 503 with Retry-After: 0");
+
+        assertThat(permits.hold(upstream)).hasValueSatisfying(hold -> {
+            assertThat(hold.until()).isEqualTo(start.plusMillis(1500));
+            assertThat(hold.since()).isBetween(start, start.plusMillis(1500));
+            assertThat(hold.reason()).isEqualTo("answered HTTP 503 with Retry-After: 0");
+        });
+        assertThat(permits.hold(upstream())).isEmpty();
 
         try (Permit elsewhere = acquireLater(permits, upstream(), 1).get(STEP_SECONDS, TimeUnit.SECONDS);
              Permit held = acquireLater(permits, upstream, 1).get(STEP_SECONDS, TimeUnit.SECONDS)) {
             // A hold ends on a wall clock of whole milliseconds.
             assertThat(Duration.between(start, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(1450));
         }
+        assertThat(permits.hold(upstream)).as("a hold that ended").isEmpty();
     }
 
     @Test

@@ -2,9 +2,15 @@ package io.tileseeder.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tileseeder.coordinator.job.JobService;
+import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.LayerCatalog;
+import io.tileseeder.job.Mode;
+import io.tileseeder.layer.HttpSource;
 import io.tileseeder.layer.LayerCatalogConfig;
+import io.tileseeder.layer.LayerConfig;
+import io.tileseeder.outage.Outages;
 import io.tileseeder.port.TileStore;
+import io.tileseeder.port.UpstreamPermits.Hold;
 import io.tileseeder.runtime.distributed.ClusterAdapters;
 import io.tileseeder.runtime.distributed.ClusterSettings;
 import io.tileseeder.runtime.embedded.LocalAdapters;
@@ -87,6 +93,27 @@ public final class Engine implements Monitored, AutoCloseable {
 
     public JobService jobs() {
         return coordinator.jobs();
+    }
+
+    /**
+     * What {@code job} waits for now: the dependencies the coordinator finds unreachable, and its layer's upstream
+     * while that asked to be left alone ({@code Retry-After}, held off for every worker).
+     */
+    public List<Outages.Outage> waitingFor(JobStatus job) {
+        List<Outages.Outage> outages = jobs().outages();
+        if (job.spec().mode() == Mode.PACK) {
+            return outages;
+        }
+        Optional<String> upstream = layers.layer(job.spec().layer()).map(LayerConfig::source)
+                .filter(HttpSource.class::isInstance).map(source -> ((HttpSource) source).upstream());
+        Optional<Hold> hold = upstream.flatMap(adapters.upstreams()::hold);
+        if (hold.isEmpty()) {
+            return outages;
+        }
+        List<Outages.Outage> all = new ArrayList<>(outages);
+        all.add(new Outages.Outage("the upstream " + upstream.get(), hold.get().since(), "shedding load: "
+                + hold.get().reason() + "; every worker holds off until " + hold.get().until()));
+        return all;
     }
 
     /** Estimates jobs without running them. */

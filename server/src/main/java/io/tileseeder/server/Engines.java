@@ -8,6 +8,7 @@ import io.tileseeder.port.TileStore;
 import io.tileseeder.runtime.SeederConfig;
 import io.tileseeder.runtime.health.Running;
 import io.tileseeder.runtime.settings.Settings;
+import io.tileseeder.server.api.JobWaits;
 import io.tileseeder.server.dryrun.DryRun;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.Dependent;
@@ -60,6 +61,13 @@ public class Engines {
     @Dependent
     JobService jobService() {
         return engine().jobs();
+    }
+
+    /** What the engine's jobs wait for, for the API's views of them. */
+    @Produces
+    @Dependent
+    JobWaits jobWaits() {
+        return engine()::waitingFor;
     }
 
     /** The layers of the engine, for the API. */

@@ -4,6 +4,7 @@ import io.tileseeder.port.UpstreamPermits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
@@ -15,17 +16,15 @@ import java.util.concurrent.Semaphore;
 public final class LocalUpstreamPermits implements UpstreamPermits {
 
     private final Map<String, Semaphore> semaphores = new ConcurrentHashMap<>();
-    private final Map<String, Instant> holds = new ConcurrentHashMap<>();
+    private final Map<String, Hold> holds = new ConcurrentHashMap<>();
 
     @Override
     public Permit acquire(String upstream, int limit, Duration lease) throws InterruptedException {
         if (limit < 1) {
             throw new IllegalArgumentException("an upstream limit must be at least 1, not " + limit);
         }
-        Instant held = holds.get(upstream);
-        while (held != null && held.isAfter(Instant.now())) {
-            Thread.sleep(Duration.between(Instant.now(), held).plusMillis(1));
-            held = holds.get(upstream);
+        for (Optional<Hold> held = hold(upstream); held.isPresent(); held = hold(upstream)) {
+            Thread.sleep(Duration.between(Instant.now(), held.get().until()).plusMillis(1));
         }
         Semaphore semaphore = semaphores.computeIfAbsent(upstream + "/" + limit, key -> new Semaphore(limit, true));
         semaphore.acquire();
@@ -33,7 +32,15 @@ public final class LocalUpstreamPermits implements UpstreamPermits {
     }
 
     @Override
-    public void holdOff(String upstream, Instant until) {
-        holds.merge(upstream, until, (earlier, later) -> earlier.isAfter(later) ? earlier : later);
+    public void holdOff(String upstream, Instant until, String reason) {
+        Instant now = Instant.now();
+        holds.merge(upstream, new Hold(until, now, reason), (earlier, later) -> !earlier.until().isAfter(now) ? later
+                : new Hold(earlier.until().isAfter(later.until()) ? earlier.until() : later.until(), earlier.since(),
+                later.reason()));
+    }
+
+    @Override
+    public Optional<Hold> hold(String upstream) {
+        return Optional.ofNullable(holds.get(upstream)).filter(held -> held.until().isAfter(Instant.now()));
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -58,7 +59,7 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
     private final String keyPrefix;
     private final Clock clock;
     private final Map<String, RPermitExpirableSemaphore> semaphores = new ConcurrentHashMap<>();
-    private final Map<String, Hold> holds = new ConcurrentHashMap<>();
+    private final Map<String, Known> holds = new ConcurrentHashMap<>();
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile Instant localUntil = Instant.MIN;
     private volatile boolean local;
@@ -150,24 +151,48 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
         }
     }
 
-    /**
-     * How long the hold on {@code upstream} lasts from now (zero if none), as Redis said at most {@link #HOLD_CHECK}
-     * ago: asked of Redis once per upstream per {@link #HOLD_CHECK}, not for every permit.
-     */
+    /** How long the hold on {@code upstream} lasts from now, zero if there is none. */
     private Duration heldFor(String upstream) {
+        Instant now = clock.instant();
+        return hold(upstream).map(held -> Duration.between(now, held.until())).orElse(Duration.ZERO);
+    }
+
+    /**
+     * {@inheritDoc} As Redis said at most {@link #HOLD_CHECK} ago: asked once per upstream per {@link #HOLD_CHECK},
+     * not for every permit.
+     */
+    @Override
+    public Optional<Hold> hold(String upstream) {
         long now = System.nanoTime();
-        Hold known = holds.get(upstream);
+        Known known = holds.get(upstream);
         if (known == null || now - known.checked() > HOLD_CHECK.toNanos()) {
-            String until = redisson.<String>getBucket(holdKey(upstream), StringCodec.INSTANCE).get();
-            known = new Hold(now, until == null ? Instant.MIN : Instant.ofEpochMilli(Long.parseLong(until)));
+            known = new Known(now, parse(redisson.<String>getBucket(holdKey(upstream), StringCodec.INSTANCE).get()));
             holds.put(upstream, known);
         }
         Instant at = clock.instant();
-        return known.until().isAfter(at) ? Duration.between(at, known.until()) : Duration.ZERO;
+        return known.hold().filter(held -> held.until().isAfter(at));
     }
 
-    /** The end of a hold on an upstream, as Redis told it at {@code checked} ({@link System#nanoTime}). */
-    private record Hold(long checked, Instant until) {
+    /** A hold as Redis keeps it: its end and its start in epoch milliseconds, then the reason. */
+    private static String format(Hold hold) {
+        return hold.until().toEpochMilli() + " " + hold.since().toEpochMilli() + " " + hold.reason();
+    }
+
+    private static Optional<Hold> parse(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        String[] parts = value.split(" ", 3);
+        try {
+            return Optional.of(new Hold(Instant.ofEpochMilli(Long.parseLong(parts[0])),
+                    Instant.ofEpochMilli(Long.parseLong(parts[1])), parts.length > 2 ? parts[2] : ""));
+        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The hold on an upstream as Redis told it at {@code checked} ({@link System#nanoTime}). */
+    private record Known(long checked, Optional<Hold> hold) {
     }
 
     /** The Redis key of the hold on {@code upstream}, for every limit. */
@@ -180,19 +205,19 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
      * {@link #HOLD_CHECK}, this one at once. A Redis that cannot serve leaves the hold to this pod alone.
      */
     @Override
-    public void holdOff(String upstream, Instant until) {
+    public void holdOff(String upstream, Instant until, String reason) {
         Instant now = clock.instant();
         if (!until.isAfter(now)) {
             return;
         }
-        holds.merge(upstream, new Hold(System.nanoTime(), until),
-                (earlier, later) -> earlier.until().isAfter(later.until()) ? earlier : later);
+        Hold asked = new Hold(until, now, reason);
+        Known mine = holds.get(upstream);
+        Hold held = merge(mine == null ? Optional.empty() : mine.hold(), asked, now);
+        holds.put(upstream, new Known(System.nanoTime(), Optional.of(held)));
         try {
             RBucket<String> bucket = redisson.getBucket(holdKey(upstream), StringCodec.INSTANCE);
-            String earlier = bucket.get();
-            if (earlier == null || Long.parseLong(earlier) < until.toEpochMilli()) {
-                bucket.set(Long.toString(until.toEpochMilli()), Duration.between(now, until));
-            }
+            Hold merged = merge(parse(bucket.get()), asked, now);
+            bucket.set(format(merged), Duration.between(now, merged.until()));
         } catch (RuntimeException e) {
             if (!RedisFailures.unavailable(e)) {
                 throw new IllegalStateException("Redis refused the hold on " + upstream + ": "
@@ -200,6 +225,14 @@ public final class RedisUpstreamPermits implements UpstreamPermits {
             }
             LOG.fine(() -> "the hold on " + upstream + " stays with this pod: " + RedisFailures.describe(e));
         }
+    }
+
+    /** {@code asked} after {@code earlier}: the later end, the earlier start if it had not ended, the new reason. */
+    private static Hold merge(Optional<Hold> earlier, Hold asked, Instant now) {
+        return earlier.filter(held -> held.until().isAfter(now))
+                .map(held -> new Hold(held.until().isAfter(asked.until()) ? held.until() : asked.until(),
+                        held.since(), asked.reason()))
+                .orElse(asked);
     }
 
     private static boolean interrupted(Throwable failure) {

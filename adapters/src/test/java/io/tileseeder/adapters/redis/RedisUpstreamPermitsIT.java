@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -90,8 +91,13 @@ class RedisUpstreamPermitsIT extends UpstreamPermitsContract {
         String upstream = upstream();
         Instant start = Instant.now();
 
-        asked.holdOff(upstream, start.plusMillis(1500));
+        asked.holdOff(upstream, start.plusMillis(1500), "answered HTTP 429 with Retry-After: 2");
 
+        assertThat(other.hold(upstream)).hasValueSatisfying(hold -> {
+            assertThat(hold.until()).as("kept in whole milliseconds")
+                    .isEqualTo(start.plusMillis(1500).truncatedTo(ChronoUnit.MILLIS));
+            assertThat(hold.reason()).isEqualTo("answered HTTP 429 with Retry-After: 2");
+        });
         try (Permit held = other.acquire(upstream, 4, LEASE)) {
             assertThat(Duration.between(start, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(1450));
         }

@@ -214,10 +214,10 @@ final class SeedCommand implements Callable<Integer> {
                 throw new IllegalStateException("cannot follow job " + id, e.getCause());
             }
             if (terminal) {
-                err.print("\r" + Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages(), Map.of())) + "\u001b[K");
+                err.print("\r" + Summary.progressLine(JobView.of(status, Instant.now(), running.waitingFor(status), Map.of())) + "\u001b[K");
                 err.flush();
             } else if (Duration.between(lastLog, Instant.now()).compareTo(LOG_EVERY) >= 0) {
-                err.println(Summary.progressLine(JobView.of(status, Instant.now(), jobs.outages(), Map.of())));
+                err.println(Summary.progressLine(JobView.of(status, Instant.now(), running.waitingFor(status), Map.of())));
                 err.flush();
                 lastLog = Instant.now();
             }

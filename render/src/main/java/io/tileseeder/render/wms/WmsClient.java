@@ -6,6 +6,7 @@ import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.outage.RetryPolicy;
 import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.UpstreamPermits;
+import io.tileseeder.port.UpstreamPermits.Hold;
 import io.tileseeder.port.UpstreamPermits.Permit;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -74,7 +75,12 @@ public final class WmsClient {
         }
 
         @Override
-        public void holdOff(String upstream, Instant until) {
+        public void holdOff(String upstream, Instant until, String reason) {
+        }
+
+        @Override
+        public Optional<Hold> hold(String upstream) {
+            return Optional.empty();
         }
     };
 
@@ -315,10 +321,12 @@ public final class WmsClient {
             }
             learned = true;
             if (answer.status() == 429 || answer.status() >= 500) {
-                window.overloaded();
+                // The hold first, then the place: a caller waiting for the place must find the hold.
                 if (answer.status() == 429 || answer.status() == 503) {
-                    answer.retryAfter(Instant.now()).ifPresent(until -> holdOff(source, window, until));
+                    answer.retryAfter(Instant.now()).ifPresent(until -> holdOff(source, window, until,
+                            "answered HTTP " + answer.status() + " with Retry-After: " + answer.retryAfterHeader()));
                 }
+                window.overloaded();
             } else {
                 window.answered(System.nanoTime() - sent, upstream.onWire().get() + 1);
             }
@@ -350,14 +358,14 @@ public final class WmsClient {
      * Holds the requests to the upstream until {@code until}, at most {@link #MAX_RETRY_AFTER} ahead: this process's
      * at once, and every other's that shares the permits.
      */
-    private void holdOff(HttpSource source, UpstreamWindow window, Instant until) {
+    private void holdOff(HttpSource source, UpstreamWindow window, Instant until, String reason) {
         Instant now = Instant.now();
         Duration wait = Duration.between(now, until);
         Duration held = wait.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : wait;
         if (held.isPositive()) {
             LOG.info(() -> source.upstream() + " asked to wait " + held.toMillis() + " ms (Retry-After)");
             window.pauseUntil(System.nanoTime() + held.toNanos());
-            permits.holdOff(source.upstream(), now.plus(held));
+            permits.holdOff(source.upstream(), now.plus(held), reason);
         }
     }
 

@@ -13,6 +13,7 @@ import io.tileseeder.layer.TileSourceConfig;
 import io.tileseeder.layer.WmsSourceConfig;
 import io.tileseeder.port.DependencyUnavailableException;
 import io.tileseeder.port.UpstreamPermits;
+import io.tileseeder.port.UpstreamPermits.Hold;
 import java.awt.image.BufferedImage;
 import java.awt.image.IndexColorModel;
 import java.io.ByteArrayInputStream;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Random;
 import java.util.Set;
@@ -700,7 +702,7 @@ class WmsClientTest {
 
             assertThat(clustered.getMap(config, url(config), WIDTH, HEIGHT).getWidth()).isEqualTo(WIDTH);
 
-            assertThat(shared.asked).contains(config.upstream() + " held off");
+            assertThat(shared.asked).contains(config.upstream() + " held off: answered HTTP 503 with Retry-After: 1");
         }
     }
 
@@ -723,8 +725,13 @@ class WmsClientTest {
         }
 
         @Override
-        public void holdOff(String upstream, Instant until) {
-            asked.add(upstream + " held off");
+        public void holdOff(String upstream, Instant until, String reason) {
+            asked.add(upstream + " held off: " + reason);
+        }
+
+        @Override
+        public Optional<Hold> hold(String upstream) {
+            return Optional.empty();
         }
     }
 

@@ -9,7 +9,6 @@ import io.tileseeder.job.JobState;
 import io.tileseeder.job.JobStatus;
 import io.tileseeder.job.Timeouts;
 import io.tileseeder.job.UnknownJobException;
-import io.tileseeder.outage.Outages;
 import io.tileseeder.runtime.SeederConfig;
 import io.tileseeder.server.access.Roles;
 import io.tileseeder.server.dryrun.DryRun;
@@ -59,11 +58,14 @@ public class JobsResource {
     private static final int MAX_LIST = 1000;
 
     private final Provider<JobService> jobs;
+    private final Provider<JobWaits> waits;
     private final Provider<DryRun> dryRuns;
     private final SeederConfig config;
 
-    public JobsResource(Provider<JobService> jobs, Provider<DryRun> dryRuns, SeederConfig config) {
+    public JobsResource(Provider<JobService> jobs, Provider<JobWaits> waits, Provider<DryRun> dryRuns,
+                        SeederConfig config) {
         this.jobs = jobs;
+        this.waits = waits;
         this.dryRuns = dryRuns;
         this.config = config;
     }
@@ -126,11 +128,10 @@ public class JobsResource {
                     "must be a whole number 1.." + MAX_LIST + ", got '" + limitText + "'")));
         }
         Instant now = Instant.now();
-        List<Outages.Outage> outages = jobs().outages();
         List<JobStatus> listed = jobs().list(limit);
         Map<String, Integer> positions = listed.stream().anyMatch(JobsResource::queued) ? jobs().queuePositions()
                 : Map.of();
-        return listed.stream().map(job -> JobView.of(job, now, outages, positions)).toList();
+        return listed.stream().map(job -> JobView.of(job, now, waits.get().of(job), positions)).toList();
     }
 
     @GET
@@ -178,7 +179,8 @@ public class JobsResource {
 
     /** The job as the API shows it now, with its place in the queue if it is queued. */
     private JobView view(JobStatus job) {
-        return JobView.of(job, Instant.now(), jobs().outages(), queued(job) ? jobs().queuePositions() : Map.of());
+        return JobView.of(job, Instant.now(), waits.get().of(job),
+                queued(job) ? jobs().queuePositions() : Map.of());
     }
 
     private static boolean queued(JobStatus job) {
